@@ -1,0 +1,39 @@
+# Simty: top-level build. `make run` runs a kernel, `make test` runs every
+# test suite; both install missing Debian packages first.
+#
+# Each part of the tree adds its rules in its own fragment (*.mk below) and
+# registers its test suites in TEST_SUITES; `make test-NAME` runs one.
+
+BUILD ?= build
+CC ?= cc
+HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+TEST_SUITES :=
+
+.PHONY: all run test deps clean
+all: deps-checked
+
+# Order-only directory creation: `| $(BUILD)/dir/`
+%/:
+	@mkdir -p $@
+
+include hw/arch/arch.mk
+include host_lib/kernel/kernel.mk
+-include hw/model/model.mk
+-include tests/tests.mk
+-include examples/examples.mk
+-include hw/rtl/rtl.mk
+-include firmware/firmware.mk
+-include bench/bench.mk
+
+deps:
+	@sh scripts/install-deps.sh
+
+# Checked once per make invocation before anything else builds.
+.PHONY: deps-checked
+deps-checked: deps
+
+test: deps
+	@sh scripts/run-suites.sh $(TEST_SUITES)
+
+clean:
+	rm -rf $(BUILD)
