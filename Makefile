@@ -22,7 +22,10 @@ include host_lib/kernel/kernel.mk
 -include tests/tests.mk
 -include examples/examples.mk
 -include hw/rtl/rtl.mk
+-include hw/rtl/soc/soc.mk
 -include firmware/firmware.mk
+-include driver/driver.mk
+-include host_lib/host_lib.mk
 -include bench/bench.mk
 
 deps:

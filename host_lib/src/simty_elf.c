@@ -1,0 +1,294 @@
+/*
+ * simty_elf.c - kernel ELF parsing and checks: see simty_elf.h.
+ *
+ * Reads fields byte by byte (little-endian) so that it is independent of
+ * the host's endianness and alignment, and bounds-checks every offset
+ * before use: a truncated or hostile file gets an error, never a crash.
+ */
+#include "simty_elf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simty_arch.h"
+
+enum {
+  ELF_HEADER_SIZE = 52,
+  PHDR_SIZE = 32,
+  SHDR_SIZE = 40,
+  SYM_SIZE = 16,
+  ET_EXEC = 2,
+  EM_RISCV = 243,
+  PT_LOAD = 1,
+  PF_X = 1,
+  SHT_SYMTAB = 2,
+  EF_RISCV_RVC = 1,
+};
+
+static void set_error(char *err, size_t err_size, const char *fmt, ...)
+{
+  va_list ap;
+  if (!err || err_size == 0)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(err, err_size, fmt, ap);
+  va_end(ap);
+}
+
+static uint32_t rd16(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+
+/* Does [off, off + len) lie inside a file of `size` bytes? */
+static int in_file(size_t size, uint64_t off, uint64_t len)
+{
+  return off <= size && len <= size - off;
+}
+
+static int parse_symtab(struct simty_elf *elf, uint32_t shoff, uint32_t shnum,
+                        char *err, size_t err_size)
+{
+  const uint8_t *img = elf->image;
+  for (uint32_t i = 0; i < shnum; i++) {
+    const uint8_t *sh = img + shoff + (size_t)i * SHDR_SIZE;
+    if (rd32(sh + 4) != SHT_SYMTAB)
+      continue;
+    uint32_t off = rd32(sh + 16), size = rd32(sh + 20), link = rd32(sh + 24);
+    if (link >= shnum || !in_file(elf->size, off, size)) {
+      set_error(err, err_size, "symbol table outside the file");
+      return -1;
+    }
+    const uint8_t *str_sh = img + shoff + (size_t)link * SHDR_SIZE;
+    uint32_t str_off = rd32(str_sh + 16), str_size = rd32(str_sh + 20);
+    if (!in_file(elf->size, str_off, str_size)) {
+      set_error(err, err_size, "string table outside the file");
+      return -1;
+    }
+    elf->symtab = img + off;
+    elf->symbol_count = size / SYM_SIZE;
+    elf->strtab = (const char *)img + str_off;
+    elf->strtab_size = str_size;
+    return 0;
+  }
+  return 0; /* stripped: no symbols, not an error */
+}
+
+int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
+                     char *err, size_t err_size)
+{
+  memset(elf, 0, sizeof(*elf));
+  if (!bytes || size < ELF_HEADER_SIZE ||
+      memcmp(bytes, "\177ELF", 4) != 0) {
+    set_error(err, err_size, "not an ELF file");
+    return -1;
+  }
+  const uint8_t *h = bytes;
+  if (h[4] != 1 || h[5] != 1) {
+    set_error(err, err_size,
+              "not a 32-bit little-endian ELF (RV32I kernels only)");
+    return -1;
+  }
+  if (rd16(h + 18) != EM_RISCV) {
+    set_error(err, err_size, "wrong machine %u: not a RISC-V ELF",
+              (unsigned)rd16(h + 18));
+    return -1;
+  }
+  if (rd16(h + 16) != ET_EXEC) {
+    set_error(err, err_size, "not an executable (link it with simty-cc)");
+    return -1;
+  }
+  if (rd32(h + 36) & EF_RISCV_RVC) {
+    set_error(err, err_size,
+              "uses compressed instructions: build for -march=rv32i");
+    return -1;
+  }
+  uint32_t phoff = rd32(h + 28), shoff = rd32(h + 32);
+  uint32_t phentsize = rd16(h + 42), phnum = rd16(h + 44);
+  uint32_t shentsize = rd16(h + 46), shnum = rd16(h + 48);
+  if (phnum == 0 || phentsize != PHDR_SIZE ||
+      !in_file(size, phoff, (uint64_t)phnum * PHDR_SIZE)) {
+    set_error(err, err_size, "bad program header table");
+    return -1;
+  }
+  if (shnum != 0 && (shentsize != SHDR_SIZE ||
+                     !in_file(size, shoff, (uint64_t)shnum * SHDR_SIZE))) {
+    set_error(err, err_size, "bad section header table");
+    return -1;
+  }
+
+  elf->image = malloc(size);
+  if (!elf->image) {
+    set_error(err, err_size, "out of memory reading ELF (%zu bytes)", size);
+    return -1;
+  }
+  memcpy(elf->image, bytes, size);
+  elf->size = size;
+  elf->entry = rd32(h + 24);
+
+  for (uint32_t i = 0; i < phnum; i++) {
+    const uint8_t *ph = elf->image + phoff + (size_t)i * PHDR_SIZE;
+    if (rd32(ph) != PT_LOAD || rd32(ph + 20) == 0)
+      continue;
+    uint32_t off = rd32(ph + 4), vaddr = rd32(ph + 8);
+    uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+    if (filesz > memsz || !in_file(size, off, filesz) ||
+        (uint64_t)vaddr + memsz > 0x100000000ull) {
+      set_error(err, err_size, "segment %u is malformed", (unsigned)i);
+      goto fail;
+    }
+    if (elf->segment_count == SIMTY_ELF_MAX_SEGMENTS) {
+      set_error(err, err_size, "more than %d loadable segments",
+                SIMTY_ELF_MAX_SEGMENTS);
+      goto fail;
+    }
+    struct simty_elf_segment *seg = &elf->segments[elf->segment_count++];
+    seg->addr = vaddr;
+    seg->file_size = filesz;
+    seg->mem_size = memsz;
+    seg->flags = rd32(ph + 24);
+    seg->data = elf->image + off;
+    if (!(seg->flags & PF_X) && vaddr >= SIMTY_DATA_BASE &&
+        vaddr + memsz > elf->data_end)
+      elf->data_end = vaddr + memsz;
+  }
+  if (elf->segment_count == 0) {
+    set_error(err, err_size, "no loadable segment");
+    goto fail;
+  }
+  if (shnum != 0 && parse_symtab(elf, shoff, shnum, err, err_size) != 0)
+    goto fail;
+  uint32_t end;
+  if (simty__elf_symbol(elf, "_end", &end, NULL) == 0 && end > elf->data_end)
+    elf->data_end = end;
+  return 0;
+
+fail:
+  simty__elf_free(elf);
+  return -1;
+}
+
+int simty__elf_load_file(const char *path, struct simty_elf *elf, char *err,
+                         size_t err_size)
+{
+  memset(elf, 0, sizeof(*elf));
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    set_error(err, err_size, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  uint8_t *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len == cap) {
+      size_t ncap = cap ? cap * 2 : 65536;
+      uint8_t *nbuf = realloc(buf, ncap);
+      if (!nbuf) {
+        free(buf);
+        fclose(f);
+        set_error(err, err_size, "%s: out of memory", path);
+        return -1;
+      }
+      buf = nbuf;
+      cap = ncap;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    len += n;
+    if (n == 0)
+      break;
+  }
+  int read_error = ferror(f);
+  fclose(f);
+  if (read_error) {
+    free(buf);
+    set_error(err, err_size, "%s: read error", path);
+    return -1;
+  }
+  char inner[200] = "";
+  int rc = simty__elf_parse(buf, len, elf, inner, sizeof(inner));
+  free(buf);
+  if (rc != 0)
+    set_error(err, err_size, "%s: %s", path, inner);
+  return rc;
+}
+
+static int inside(uint32_t addr, uint32_t size, uint32_t base,
+                  uint32_t region_size)
+{
+  return addr >= base && (uint64_t)addr + size <= (uint64_t)base + region_size;
+}
+
+int simty__elf_check_layout(const struct simty_elf *elf, uint32_t code_size,
+                            uint32_t data_size, char *err, size_t err_size)
+{
+  int entry_ok = 0;
+  for (unsigned i = 0; i < elf->segment_count; i++) {
+    const struct simty_elf_segment *s = &elf->segments[i];
+    if (s->flags & PF_X) {
+      if (!inside(s->addr, s->mem_size, SIMTY_CODE_BASE, code_size)) {
+        set_error(err, err_size,
+                  "code segment 0x%08x..0x%08x does not fit the device's "
+                  "%u-byte code memory at 0x%08x",
+                  s->addr, s->addr + s->mem_size, code_size, SIMTY_CODE_BASE);
+        return -1;
+      }
+      if (elf->entry >= s->addr && elf->entry < s->addr + s->mem_size)
+        entry_ok = 1;
+    } else if (!inside(s->addr, s->mem_size, SIMTY_DATA_BASE, data_size)) {
+      set_error(err, err_size,
+                "data segment 0x%08x..0x%08x does not fit the device's "
+                "%u-byte data memory at 0x%08x",
+                s->addr, s->addr + s->mem_size, data_size, SIMTY_DATA_BASE);
+      return -1;
+    }
+  }
+  if (!entry_ok) {
+    set_error(err, err_size, "entry point 0x%08x is outside the kernel code",
+              elf->entry);
+    return -1;
+  }
+  if (elf->entry % 4 != 0) {
+    set_error(err, err_size, "entry point 0x%08x is not 4-byte aligned",
+              elf->entry);
+    return -1;
+  }
+  return 0;
+}
+
+int simty__elf_symbol(const struct simty_elf *elf, const char *name,
+                      uint32_t *addr, uint32_t *size)
+{
+  for (uint32_t i = 0; elf->symtab && i < elf->symbol_count; i++) {
+    const uint8_t *sym = elf->symtab + (size_t)i * SYM_SIZE;
+    uint32_t name_off = rd32(sym);
+    if (name_off >= elf->strtab_size)
+      continue;
+    const char *sym_name = elf->strtab + name_off;
+    size_t max = elf->strtab_size - name_off;
+    if (strnlen(sym_name, max) == max || strcmp(sym_name, name) != 0)
+      continue;
+    if (rd16(sym + 14) == 0) /* SHN_UNDEF */
+      continue;
+    if (addr)
+      *addr = rd32(sym + 4);
+    if (size)
+      *size = rd32(sym + 8);
+    return 0;
+  }
+  return -1;
+}
+
+void simty__elf_free(struct simty_elf *elf)
+{
+  free(elf->image);
+  memset(elf, 0, sizeof(*elf));
+}

@@ -1,0 +1,59 @@
+/*
+ * simty_elf.h - kernel ELF parsing and checks (internal to Simty tools).
+ *
+ * Shared by the host library, the reference model CLI and the RTL
+ * testbench. Parses an in-memory ELF32 RISC-V executable, checks that its
+ * loadable segments fit a device's populated CODE and DATA, and looks up
+ * symbols. Every failure leaves a one-line reason in the error buffer.
+ */
+#ifndef SIMTY_ELF_H
+#define SIMTY_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIMTY_ELF_MAX_SEGMENTS 16
+
+struct simty_elf_segment {
+  uint32_t addr;       /* device address (p_vaddr) */
+  uint32_t file_size;  /* bytes present in the file */
+  uint32_t mem_size;   /* bytes in memory; the rest is zeroed */
+  uint32_t flags;      /* PF_X / PF_W / PF_R */
+  const uint8_t *data; /* file_size bytes inside the image */
+};
+
+struct simty_elf {
+  uint8_t *image; /* private copy of the file */
+  size_t size;
+  uint32_t entry;
+  unsigned segment_count;
+  struct simty_elf_segment segments[SIMTY_ELF_MAX_SEGMENTS];
+  const uint8_t *symtab; /* NULL when stripped */
+  uint32_t symbol_count;
+  const char *strtab;
+  uint32_t strtab_size;
+  uint32_t data_end; /* highest DATA byte used + 1 (or _end), 0 if none */
+};
+
+/* Parse `size` bytes. Copies them, so the caller's buffer may go away.
+ * Returns 0, or -1 with a reason in err. */
+int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
+                     char *err, size_t err_size);
+
+/* Read and parse a file. Returns 0, or -1 with a reason in err. */
+int simty__elf_load_file(const char *path, struct simty_elf *elf, char *err,
+                         size_t err_size);
+
+/* Check the layout against a device: executable segments inside the
+ * populated CODE, others inside the populated DATA, entry inside an
+ * executable segment. Returns 0, or -1 with a reason in err. */
+int simty__elf_check_layout(const struct simty_elf *elf, uint32_t code_size,
+                            uint32_t data_size, char *err, size_t err_size);
+
+/* Look up a symbol's address and size. Returns 0, or -1 if absent. */
+int simty__elf_symbol(const struct simty_elf *elf, const char *name,
+                      uint32_t *addr, uint32_t *size);
+
+void simty__elf_free(struct simty_elf *elf);
+
+#endif /* SIMTY_ELF_H */

@@ -1,0 +1,198 @@
+/*
+ * simty_model.h - the reference SIMT model of Simty (the golden model).
+ *
+ * Executes RV32I kernels on WARPS x LANES threads with the architectural
+ * semantics of docs/architecture.md: per-warp paths (pc, mask, depth)
+ * kept in a strictly ordered set with merge-on-insert, leader/follower
+ * memory accesses, serialised indirect jumps, faults, grid dispatch in
+ * waves and every performance counter of SIMTY_COUNTER_MAP.
+ *
+ * One opaque handle per model; no global state, so several models may
+ * coexist. A model is not internally locked: use one handle from one
+ * thread at a time (thread-compatible).
+ *
+ * Typical use:
+ *
+ *     simty_model *m;
+ *     simty_model_create(&(struct simty_model_config){4, 4, 0, 0}, &m);
+ *     simty_model_write(m, addr, bytes, len);           // load segments
+ *     simty_model_launch(m, &(struct simty_model_launch_params){
+ *         .entry = elf_entry, .nthreads = 64, .stack_log2 = 10,
+ *         .max_cycles = 100000000, .data_end = end_of_kernel_data});
+ *     simty_model_run(m, 0);                            // to completion
+ *     simty_model_counters(m, counters);
+ *     simty_model_destroy(m);
+ *
+ * Scheduling and cycle accounting: see hw/model/README.md.
+ */
+#ifndef SIMTY_MODEL_H
+#define SIMTY_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simty_arch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest supported WARPS and LANES (lane masks are 64-bit). */
+#define SIMTY_MODEL_MAX_WARPS 64u
+#define SIMTY_MODEL_MAX_LANES 64u
+
+/** Return codes of the model API: 0 success, negative errors. */
+#define SIMTY_MODEL_ERROR_MAP(X)                                             \
+  X(OK, 0, "success")                                                        \
+  X(INVALID, -1, "invalid argument")                                         \
+  X(RANGE, -2, "address range outside device memory")                        \
+  X(NOMEM, -3, "out of host memory")                                         \
+  X(BUSY, -4, "a launch is in progress")                                     \
+  X(NOT_LAUNCHED, -5, "no launch to run")                                    \
+  X(STACK_OVERLAP, -6, "thread stacks overlap kernel data")
+
+enum simty_model_error {
+#define SIMTY_X_(name, code, text) SIMTY_MODEL_##name = code,
+  SIMTY_MODEL_ERROR_MAP(SIMTY_X_)
+#undef SIMTY_X_
+};
+
+/** Text of a simty_model_error code (never NULL). */
+const char *simty_model_strerror(int error);
+
+/** Opaque model handle. */
+typedef struct simty_model simty_model;
+
+/** Device configuration, fixed for the life of a model. */
+struct simty_model_config {
+  unsigned warps;     /**< power of two, 1..SIMTY_MODEL_MAX_WARPS */
+  unsigned lanes;     /**< power of two, 1..SIMTY_MODEL_MAX_LANES */
+  uint32_t code_size; /**< populated CODE bytes: multiple of 4, at most
+                           SIMTY_CODE_WINDOW; 0 = SIMTY_DEFAULT_CODE_SIZE */
+  uint32_t data_size; /**< populated DATA bytes: multiple of 4, at most
+                           SIMTY_DATA_WINDOW; 0 = SIMTY_DEFAULT_DATA_SIZE */
+};
+
+/** Launch parameters (docs/architecture.md section 4). */
+struct simty_model_launch_params {
+  uint32_t entry;      /**< first pc of every thread, 4-aligned, in CODE */
+  uint32_t nthreads;   /**< 1 .. SIMTY_MAX_THREADS logical threads */
+  uint32_t args;       /**< CSR simty_args */
+  unsigned stack_log2; /**< SIMTY_STACK_LOG2_MIN .. _MAX; 0 = default */
+  uint64_t max_cycles; /**< time-out in cycles (TIMEOUT fault); 0 = none */
+  uint32_t data_end;   /**< end of the kernel's data (_end), for the stack
+                            overlap check; 0 = no kernel data */
+};
+
+/** State of a model's current (or last) launch. */
+enum simty_model_status {
+  SIMTY_MODEL_IDLE = 0,    /**< nothing launched yet */
+  SIMTY_MODEL_RUNNING = 1, /**< launched, threads remain */
+  SIMTY_MODEL_DONE = 2,    /**< every thread ended */
+  SIMTY_MODEL_FAULTED = 3, /**< ended by a fault (see the fault record) */
+};
+
+/** Fault record (docs/architecture.md section 5). */
+struct simty_model_fault {
+  uint32_t cause; /**< enum simty_fault_cause; SIMTY_FAULT_NONE if none */
+  uint32_t pc;    /**< faulting instruction */
+  uint32_t hart;  /**< mhartid of the lowest faulting lane */
+  uint32_t tid;   /**< logical thread id of that lane */
+  uint32_t addr;  /**< bad address, instruction word, or 0 */
+};
+
+/** Receives each byte a thread stores to CONSOLE, in stream order. */
+typedef void (*simty_model_console_fn)(void *user, uint32_t tid,
+                                       uint8_t byte);
+
+/** Receives each executed warp instruction: the logical id of lane 0 of
+ * the block, the pc and the lanes that retired it. */
+typedef void (*simty_model_trace_fn)(void *user, uint32_t base_tid,
+                                     uint32_t pc, uint64_t mask);
+
+/**
+ * Create a model with zeroed CODE and DATA.
+ * @param config  warps, lanes and memory sizes (see the struct).
+ * @param out     receives the handle on success.
+ * @return 0, SIMTY_MODEL_INVALID for a bad configuration or NULL
+ *         argument, SIMTY_MODEL_NOMEM.
+ */
+int simty_model_create(const struct simty_model_config *config,
+                       simty_model **out);
+
+/** Free a model (NULL is accepted). */
+void simty_model_destroy(simty_model *model);
+
+/** The configuration in effect (sizes resolved from their defaults). */
+void simty_model_get_config(const simty_model *model,
+                            struct simty_model_config *out);
+
+/**
+ * Copy host bytes to device memory. [addr, addr + len) must lie inside the
+ * populated CODE or inside the populated DATA. Writes to CODE re-decode
+ * the words they touch. Allowed while a launch is running (between run
+ * calls).
+ * @return 0, SIMTY_MODEL_RANGE (nothing written), SIMTY_MODEL_INVALID.
+ */
+int simty_model_write(simty_model *model, uint32_t addr, const void *src,
+                      size_t len);
+
+/**
+ * Copy device memory to the host; same range rule as simty_model_write.
+ * @return 0, SIMTY_MODEL_RANGE, SIMTY_MODEL_INVALID.
+ */
+int simty_model_read(const simty_model *model, uint32_t addr, void *dst,
+                     size_t len);
+
+/** Set the console byte receiver (NULL to drop console bytes). */
+void simty_model_set_console(simty_model *model, simty_model_console_fn fn,
+                             void *user);
+
+/** Set the per-instruction trace receiver (NULL: no trace, full speed). */
+void simty_model_set_trace(simty_model *model, simty_model_trace_fn fn,
+                           void *user);
+
+/**
+ * Start a launch: reset the counters and the fault record, free every
+ * warp. Nothing executes until simty_model_run(). A running launch is
+ * replaced only after it ends (DONE or FAULTED) or is aborted.
+ * @return 0; SIMTY_MODEL_INVALID for nthreads, stack_log2, or an entry not
+ *         4-aligned inside CODE; SIMTY_MODEL_STACK_OVERLAP when
+ *         stack_top - (WARPS * LANES << stack_log2) < data_end;
+ *         SIMTY_MODEL_BUSY if a launch is still running.
+ */
+int simty_model_launch(simty_model *model,
+                       const struct simty_model_launch_params *params);
+
+/**
+ * Run the current launch for at most `max_cycles` more cycles (issue
+ * slots), 0 meaning until it ends.
+ * @return the status after the run (enum simty_model_status), or
+ *         SIMTY_MODEL_NOT_LAUNCHED if nothing was ever launched.
+ */
+int simty_model_run(simty_model *model, uint64_t max_cycles);
+
+/** End a running launch with an ABORTED fault (pc/hart/tid as for a
+ * time-out, see README). No effect unless RUNNING. */
+void simty_model_abort(simty_model *model);
+
+/** Status of the current or last launch. */
+enum simty_model_status simty_model_status(const simty_model *model);
+
+/** The fault record of the last launch (cause NONE when it did not
+ * fault). */
+void simty_model_get_fault(const simty_model *model,
+                           struct simty_model_fault *out);
+
+/** Copy the SIMTY_CTR_COUNT counters (indices of SIMTY_COUNTER_MAP). */
+void simty_model_counters(const simty_model *model,
+                          uint64_t out[SIMTY_CTR_COUNT]);
+
+/** Detail of the last error returned by this model ("" if none). */
+const char *simty_model_last_error(const simty_model *model);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMTY_MODEL_H */
