@@ -139,9 +139,10 @@ int simty_model_write(simty_model *model, uint32_t addr, const void *src,
 
 /**
  * Copy device memory to the host; same range rule as simty_model_write.
+ * (Not const: a failure records its detail in the handle.)
  * @return 0, SIMTY_MODEL_RANGE, SIMTY_MODEL_INVALID.
  */
-int simty_model_read(const simty_model *model, uint32_t addr, void *dst,
+int simty_model_read(simty_model *model, uint32_t addr, void *dst,
                      size_t len);
 
 /** Set the console byte receiver (NULL to drop console bytes). */
@@ -188,7 +189,8 @@ void simty_model_get_fault(const simty_model *model,
 void simty_model_counters(const simty_model *model,
                           uint64_t out[SIMTY_CTR_COUNT]);
 
-/** Detail of the last error returned by this model ("" if none). */
+/** Detail of the last error this model returned: every call that returns
+ * an error (other than for a NULL model) sets it first. */
 const char *simty_model_last_error(const simty_model *model);
 
 #ifdef __cplusplus

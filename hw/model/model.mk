@@ -1,0 +1,58 @@
+# model.mk - the reference SIMT model: library, CLI, unit tests, benchmark.
+#
+#   $(MODEL_LIB)    build/lib/libsimty_model.a (includes the ELF loader)
+#   $(SIMTY_MODEL)  build/bin/simty-model, the kernel runner CLI
+#   make test-model-unit   cmocka tests of every RV32I instruction and of
+#                          the SIMT mechanics (paths, memory, dispatch)
+#   make bench-model       thread instructions per second (bench/bench.mk)
+
+MODEL_DIR := hw/model
+MODEL_OBJ_DIR := $(BUILD)/obj/model
+MODEL_LIB := $(BUILD)/lib/libsimty_model.a
+SIMTY_MODEL := $(BUILD)/bin/simty-model
+MODEL_CFLAGS := $(HOST_CFLAGS) -Ihw/arch -Ihost_lib/src -I$(MODEL_DIR)
+MODEL_HEADERS := $(MODEL_DIR)/simty_model.h $(MODEL_DIR)/simty_model_internal.h \
+  hw/arch/simty_arch.h host_lib/src/simty_elf.h
+
+MODEL_SRCS := $(MODEL_DIR)/simty_model.c $(MODEL_DIR)/simty_model_decode.c \
+  $(MODEL_DIR)/simty_model_exec.c host_lib/src/simty_elf.c
+MODEL_OBJS := $(patsubst %.c,$(MODEL_OBJ_DIR)/%.o,$(notdir $(MODEL_SRCS)))
+
+$(MODEL_OBJ_DIR)/%.o: $(MODEL_DIR)/%.c $(MODEL_HEADERS) | $(MODEL_OBJ_DIR)/
+	$(CC) $(MODEL_CFLAGS) -c -o $@ $<
+
+$(MODEL_OBJ_DIR)/simty_elf.o: host_lib/src/simty_elf.c $(MODEL_HEADERS) | $(MODEL_OBJ_DIR)/
+	$(CC) $(MODEL_CFLAGS) -c -o $@ $<
+
+$(MODEL_LIB): $(MODEL_OBJS) | $(BUILD)/lib/
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(SIMTY_MODEL): $(MODEL_DIR)/simty_model_main.c $(MODEL_LIB) $(MODEL_HEADERS) | $(BUILD)/bin/
+	$(CC) $(MODEL_CFLAGS) -o $@ $< $(MODEL_LIB)
+
+.PHONY: model
+model: $(MODEL_LIB) $(SIMTY_MODEL)
+
+# ---- Unit tests (cmocka) ----
+MODEL_TEST_DIR := $(MODEL_DIR)/tests
+MODEL_TESTS := $(BUILD)/tests/model/test_model_isa $(BUILD)/tests/model/test_model_simt
+
+$(BUILD)/tests/model/%: $(MODEL_TEST_DIR)/%.c $(MODEL_TEST_DIR)/model_test_util.h $(MODEL_LIB) | $(BUILD)/tests/model/
+	$(CC) $(MODEL_CFLAGS) -I$(MODEL_TEST_DIR) -o $@ $< $(MODEL_LIB) -lcmocka
+
+# The CLI test runs a kernel built with simty-cc against the runner
+# contract (formats, exit codes).
+MODEL_CLI_KERNEL := $(BUILD)/tests/model/cli_kernel.elf
+MODEL_CLI_TRAP_KERNEL := $(BUILD)/tests/model/cli_kernel_trap.elf
+$(MODEL_CLI_KERNEL): $(MODEL_TEST_DIR)/kernels/cli_kernel.c $(KERNEL_RUNTIME) | $(BUILD)/tests/model/
+	$(SIMTY_CC) -o $@ $<
+$(MODEL_CLI_TRAP_KERNEL): $(MODEL_TEST_DIR)/kernels/cli_kernel.c $(KERNEL_RUNTIME) | $(BUILD)/tests/model/
+	$(SIMTY_CC) -DTRAP_TID=5 -o $@ $<
+
+TEST_SUITES += model-unit
+.PHONY: test-model-unit
+test-model-unit: $(MODEL_TESTS) $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) $(MODEL_CLI_TRAP_KERNEL)
+	@set -e; for t in $(MODEL_TESTS); do echo "--- $$t"; $$t; done
+	@echo "--- $(MODEL_TEST_DIR)/test_cli.py"
+	@python3 $(MODEL_TEST_DIR)/test_cli.py $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) \
+	  $(MODEL_CLI_TRAP_KERNEL) $(BUILD)/tests/model/cli

@@ -1,0 +1,480 @@
+/*
+ * simty_model_exec.c - one warp instruction of the reference model.
+ *
+ * The head (highest-priority) path of a warp executes its instruction for
+ * the lanes of its mask; the outcome replaces the head by one or two new
+ * paths, each inserted into the warp's sorted set with merge
+ * (docs/architecture.md section 1). Registers are laid out [reg][lane] so
+ * that each operation is one tight loop over lanes; a full mask takes a
+ * plain counted loop, a partial one walks the set bits.
+ */
+#include <string.h>
+
+#include "simty_model_internal.h"
+
+#define CTZ64(x) ((unsigned)__builtin_ctzll(x))
+#define POP64(x) ((unsigned)__builtin_popcountll(x))
+
+/* Run `body` with `l` bound to each lane of `mask`, in ascending order. */
+#define FOR_LANES(mask, full, nlanes, body)                                  \
+  do {                                                                       \
+    if (full) {                                                              \
+      for (unsigned l = 0; l < (nlanes); l++) {                              \
+        body;                                                                \
+      }                                                                      \
+    } else {                                                                 \
+      for (uint64_t m_ = (mask); m_ != 0; m_ &= m_ - 1) {                    \
+        unsigned l = CTZ64(m_);                                              \
+        body;                                                                \
+      }                                                                      \
+    }                                                                        \
+  } while (0)
+
+void simty__model_fault(struct simty_model *m, unsigned wi, unsigned lane,
+                        uint32_t cause, uint32_t pc, uint32_t addr)
+{
+  m->fault.cause = cause;
+  m->fault.pc = pc;
+  m->fault.hart = wi * m->lanes + lane;
+  m->fault.tid = m->warp[wi].base_tid + lane;
+  m->fault.addr = addr;
+}
+
+/* ---- Path set: ascending keys, head at the end ---- */
+
+static void path_insert(struct simty_model *m, struct simty_warp *w,
+                        uint64_t key, uint64_t mask)
+{
+  struct simty_path *p = w->paths;
+  unsigned i = w->npaths;
+  while (i > 0 && p[i - 1].key > key)
+    i--;
+  if (i > 0 && p[i - 1].key == key) {
+    p[i - 1].mask |= mask;
+    m->ctr[SIMTY_CTR_path_merges]++;
+    return;
+  }
+  memmove(&p[i + 1], &p[i], (w->npaths - i) * sizeof(*p));
+  p[i].key = key;
+  p[i].mask = mask;
+  w->npaths++;
+  if (w->npaths > 2 && w->npaths - 2 > m->ctr[SIMTY_CTR_cct_peak])
+    m->ctr[SIMTY_CTR_cct_peak] = w->npaths - 2;
+}
+
+/* The head moves on as one path: the common, non-divergent case. While it
+ * stays strictly above the next path it keeps its slot. */
+static void path_replace_head(struct simty_model *m, struct simty_warp *w,
+                              uint64_t key, uint64_t mask)
+{
+  unsigned n = w->npaths;
+  if (n == 1 || key > w->paths[n - 2].key) {
+    w->paths[n - 1].key = key;
+    w->paths[n - 1].mask = mask;
+    return;
+  }
+  w->npaths = n - 1;
+  path_insert(m, w, key, mask);
+}
+
+/* The head splits in two (both non-empty). */
+static void path_split_head(struct simty_model *m, struct simty_warp *w,
+                            uint64_t key_a, uint64_t mask_a, uint64_t key_b,
+                            uint64_t mask_b)
+{
+  w->npaths--;
+  path_insert(m, w, key_a, mask_a);
+  path_insert(m, w, key_b, mask_b);
+}
+
+/* ---- Value structure of register results ---- */
+
+static uint32_t inverse_odd(uint32_t odd)
+{
+  uint32_t x = odd; /* correct to 3 bits; each step doubles them */
+  for (int i = 0; i < 5; i++)
+    x *= 2u - odd * x;
+  return x;
+}
+
+/* Count a written vector v (lanes `wmask`, 2 or more) as uniform, affine,
+ * or neither (docs/architecture.md section 6, counters 11 and 12). */
+static void classify(struct simty_model *m, const uint32_t *v, uint64_t wmask)
+{
+  unsigned l0 = CTZ64(wmask);
+  uint64_t rest = wmask & (wmask - 1);
+  uint32_t v0 = v[l0];
+
+  if (wmask == m->full_mask) {
+    uint32_t s = v[1] - v[0];
+    for (unsigned l = 2; l < m->lanes; l++)
+      if (v[l] - v[l - 1] != s)
+        return;
+    m->ctr[s == 0 ? SIMTY_CTR_uniform_vectors : SIMTY_CTR_affine_vectors]++;
+    return;
+  }
+
+  int uniform = 1;
+  for (uint64_t r = rest; r; r &= r - 1)
+    if (v[CTZ64(r)] != v0) {
+      uniform = 0;
+      break;
+    }
+  if (uniform) {
+    m->ctr[SIMTY_CTR_uniform_vectors]++;
+    return;
+  }
+  /* Solve (l1 - l0) * s = v[l1] - v0 (mod 2^32) for the first follower
+   * l1; with gap g = 2^t * odd there are 2^t solutions (t <= 5), try
+   * each against every lane. */
+  unsigned l1 = CTZ64(rest);
+  uint32_t g = l1 - l0, diff = v[l1] - v0;
+  unsigned t = (unsigned)__builtin_ctz(g);
+  if (diff & ((1u << t) - 1u))
+    return;
+  uint32_t s0 = (diff >> t) * inverse_odd(g >> t);
+  for (uint32_t j = 0; j < (1u << t); j++) {
+    uint32_t s = t ? s0 + (j << (32 - t)) : s0;
+    int ok = 1;
+    for (uint64_t r = rest; r; r &= r - 1) {
+      unsigned l = CTZ64(r);
+      if (v[l] != v0 + (uint32_t)(l - l0) * s) {
+        ok = 0;
+        break;
+      }
+    }
+    if (ok) {
+      m->ctr[SIMTY_CTR_affine_vectors]++;
+      return;
+    }
+  }
+}
+
+static uint32_t depth_after(uint32_t depth, const struct simty_insn *in)
+{
+  uint32_t rd = (in->word >> 7) & 0x1f;
+  if (rd == 1) /* call: jal/jalr with rd = ra */
+    return depth < SIMTY_DEPTH_MAX ? depth + 1 : depth;
+  if (in->op == OP_JALR && rd == 0 && in->rs1 == 1) /* return */
+    return depth > 0 ? depth - 1 : 0;
+  return depth;
+}
+
+/* ---- Little-endian device memory ---- */
+
+static uint32_t ld_u8(const uint8_t *p)
+{
+  return p[0];
+}
+
+static uint32_t ld_u16(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t ld_u32(const uint8_t *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+
+static void st_bytes(uint8_t *p, uint32_t v, unsigned size)
+{
+  p[0] = (uint8_t)v;
+  if (size >= 2)
+    p[1] = (uint8_t)(v >> 8);
+  if (size == 4) {
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+  }
+}
+
+/* ---- The instruction ---- */
+
+int simty__model_exec(struct simty_model *m, unsigned wi)
+{
+  struct simty_warp *w = &m->warp[wi];
+  struct simty_path *head = &w->paths[w->npaths - 1];
+  const uint64_t key = head->key, M = head->mask;
+  const uint32_t pc = simty_key_pc(key), depth = simty_key_depth(key);
+  const unsigned n = m->lanes;
+  const int full = M == m->full_mask;
+  const uint64_t key_next = simty_path_key(pc + 4, depth);
+
+  uint32_t code_off = pc - SIMTY_CODE_BASE;
+  if (code_off >= m->code_size) {
+    simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_FETCH_OUT_OF_RANGE, pc,
+                       pc);
+    return -1;
+  }
+  const struct simty_insn *in = &m->decoded[code_off >> 2];
+  uint32_t *const R = w->regs;
+#define REG(r) (R + (size_t)(r) * n)
+  uint32_t *d = REG(in->rd);
+  const uint32_t *a = REG(in->rs1), *b = REG(in->rs2);
+  const uint32_t imm = (uint32_t)in->imm;
+  uint64_t retired = M; /* lanes that retire the instruction */
+  uint64_t written = M; /* lanes that write rd (0: no rd) */
+
+  switch ((enum simty_op)in->op) {
+  case OP_LUI: FOR_LANES(M, full, n, d[l] = imm); goto seq;
+  case OP_AUIPC: FOR_LANES(M, full, n, d[l] = pc + imm); goto seq;
+  case OP_ADDI: FOR_LANES(M, full, n, d[l] = a[l] + imm); goto seq;
+  case OP_SLTI:
+    FOR_LANES(M, full, n, d[l] = (int32_t)a[l] < (int32_t)imm);
+    goto seq;
+  case OP_SLTIU: FOR_LANES(M, full, n, d[l] = a[l] < imm); goto seq;
+  case OP_XORI: FOR_LANES(M, full, n, d[l] = a[l] ^ imm); goto seq;
+  case OP_ORI: FOR_LANES(M, full, n, d[l] = a[l] | imm); goto seq;
+  case OP_ANDI: FOR_LANES(M, full, n, d[l] = a[l] & imm); goto seq;
+  case OP_SLLI: FOR_LANES(M, full, n, d[l] = a[l] << imm); goto seq;
+  case OP_SRLI: FOR_LANES(M, full, n, d[l] = a[l] >> imm); goto seq;
+  case OP_SRAI:
+    FOR_LANES(M, full, n, d[l] = (uint32_t)((int32_t)a[l] >> imm));
+    goto seq;
+  case OP_ADD: FOR_LANES(M, full, n, d[l] = a[l] + b[l]); goto seq;
+  case OP_SUB: FOR_LANES(M, full, n, d[l] = a[l] - b[l]); goto seq;
+  case OP_SLL: FOR_LANES(M, full, n, d[l] = a[l] << (b[l] & 31)); goto seq;
+  case OP_SLT:
+    FOR_LANES(M, full, n, d[l] = (int32_t)a[l] < (int32_t)b[l]);
+    goto seq;
+  case OP_SLTU: FOR_LANES(M, full, n, d[l] = a[l] < b[l]); goto seq;
+  case OP_XOR: FOR_LANES(M, full, n, d[l] = a[l] ^ b[l]); goto seq;
+  case OP_SRL: FOR_LANES(M, full, n, d[l] = a[l] >> (b[l] & 31)); goto seq;
+  case OP_SRA:
+    FOR_LANES(M, full, n,
+              d[l] = (uint32_t)((int32_t)a[l] >> (b[l] & 31)));
+    goto seq;
+  case OP_OR: FOR_LANES(M, full, n, d[l] = a[l] | b[l]); goto seq;
+  case OP_AND: FOR_LANES(M, full, n, d[l] = a[l] & b[l]); goto seq;
+  case OP_FENCE: written = 0; goto seq;
+
+  case OP_CSR: {
+    uint32_t v;
+    switch (imm) {
+    case SIMTY_CSR_MHARTID: {
+      uint32_t hart0 = wi * n;
+      FOR_LANES(M, full, n, d[l] = hart0 + l);
+      goto seq;
+    }
+    case SIMTY_CSR_TID: {
+      uint32_t base = w->base_tid;
+      FOR_LANES(M, full, n, d[l] = base + l);
+      goto seq;
+    }
+    case SIMTY_CSR_NTHREADS: v = m->nthreads; break;
+    case SIMTY_CSR_LANES: v = m->lanes; break;
+    case SIMTY_CSR_WARPS: v = m->warps; break;
+    case SIMTY_CSR_ARGS: v = m->args; break;
+    case SIMTY_CSR_STACK_TOP: v = m->stack_top; break;
+    default: v = m->stack_log2; break; /* decode admits no other CSR */
+    }
+    FOR_LANES(M, full, n, d[l] = v);
+    goto seq;
+  }
+
+  case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU:
+  case OP_BGEU: {
+    uint64_t taken = 0;
+    switch ((enum simty_op)in->op) {
+    case OP_BEQ: FOR_LANES(M, full, n, taken |= (uint64_t)(a[l] == b[l]) << l); break;
+    case OP_BNE: FOR_LANES(M, full, n, taken |= (uint64_t)(a[l] != b[l]) << l); break;
+    case OP_BLT:
+      FOR_LANES(M, full, n,
+                taken |= (uint64_t)((int32_t)a[l] < (int32_t)b[l]) << l);
+      break;
+    case OP_BGE:
+      FOR_LANES(M, full, n,
+                taken |= (uint64_t)((int32_t)a[l] >= (int32_t)b[l]) << l);
+      break;
+    case OP_BLTU: FOR_LANES(M, full, n, taken |= (uint64_t)(a[l] < b[l]) << l); break;
+    default: FOR_LANES(M, full, n, taken |= (uint64_t)(a[l] >= b[l]) << l); break;
+    }
+    written = 0;
+    if (taken == 0) {
+      path_replace_head(m, w, key_next, M);
+      break;
+    }
+    uint32_t target = pc + imm;
+    if (target & 3) {
+      simty__model_fault(m, wi, CTZ64(taken), SIMTY_FAULT_MISALIGNED_FETCH,
+                         pc, target);
+      return -1;
+    }
+    uint64_t key_target = simty_path_key(target, depth);
+    if (taken == M) {
+      path_replace_head(m, w, key_target, M);
+    } else {
+      m->ctr[SIMTY_CTR_divergent_branches]++;
+      path_split_head(m, w, key_target, taken, key_next, M & ~taken);
+    }
+    break;
+  }
+
+  case OP_JAL: {
+    uint32_t target = pc + imm;
+    if (target & 3) {
+      simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_MISALIGNED_FETCH, pc,
+                         target);
+      return -1;
+    }
+    FOR_LANES(M, full, n, d[l] = pc + 4);
+    path_replace_head(m, w, simty_path_key(target, depth_after(depth, in)),
+                      M);
+    break;
+  }
+
+  case OP_JALR: {
+    /* Lanes following the leader's target, found before rd is written
+     * (rd may be rs1). */
+    unsigned leader = CTZ64(M);
+    uint32_t target = (a[leader] + imm) & ~1u;
+    if (target & 3) {
+      simty__model_fault(m, wi, leader, SIMTY_FAULT_MISALIGNED_FETCH, pc,
+                         target);
+      return -1;
+    }
+    uint64_t same = 0;
+    FOR_LANES(M, full, n,
+              same |= (uint64_t)(((a[l] + imm) & ~1u) == target) << l);
+    retired = written = same;
+    FOR_LANES(same, same == m->full_mask, n, d[l] = pc + 4);
+    uint64_t key_target = simty_path_key(target, depth_after(depth, in));
+    if (same == M) {
+      path_replace_head(m, w, key_target, M);
+    } else {
+      m->ctr[SIMTY_CTR_replays_indirect]++;
+      path_split_head(m, w, key_target, same, key, M & ~same);
+    }
+    break;
+  }
+
+  case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: {
+    static const uint8_t size_of[] = {[OP_LB] = 1, [OP_LH] = 2, [OP_LW] = 4,
+                                      [OP_LBU] = 1, [OP_LHU] = 2};
+    const unsigned size = size_of[in->op];
+    const uint32_t align = size - 1, last = m->data_size - size;
+    uint32_t addr[SIMTY_MODEL_MAX_LANES];
+    uint64_t bad = 0;
+    FOR_LANES(M, full, n, {
+      uint32_t ad = a[l] + imm;
+      addr[l] = ad;
+      bad |= (uint64_t)((ad & align) != 0 || ad - SIMTY_DATA_BASE > last)
+             << l;
+    });
+    if (bad) {
+      unsigned l = CTZ64(bad);
+      simty__model_fault(m, wi, l,
+                         (addr[l] & align) ? SIMTY_FAULT_MISALIGNED_LOAD
+                                           : SIMTY_FAULT_LOAD_OUT_OF_RANGE,
+                         pc, addr[l]);
+      return -1;
+    }
+    const unsigned shift = m->line_shift;
+    const uint32_t line = (a[CTZ64(M)] + imm) >> shift; /* leader's line */
+    uint64_t served = 0;
+    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    const int sfull = served == m->full_mask;
+    const uint8_t *mem = m->data - SIMTY_DATA_BASE;
+    switch ((enum simty_op)in->op) {
+    case OP_LB:
+      FOR_LANES(served, sfull, n,
+                d[l] = (uint32_t)(int32_t)(int8_t)ld_u8(mem + addr[l]));
+      break;
+    case OP_LH:
+      FOR_LANES(served, sfull, n,
+                d[l] = (uint32_t)(int32_t)(int16_t)ld_u16(mem + addr[l]));
+      break;
+    case OP_LW: FOR_LANES(served, sfull, n, d[l] = ld_u32(mem + addr[l])); break;
+    case OP_LBU: FOR_LANES(served, sfull, n, d[l] = ld_u8(mem + addr[l])); break;
+    default: FOR_LANES(served, sfull, n, d[l] = ld_u16(mem + addr[l])); break;
+    }
+    retired = written = served;
+    goto memory_done;
+  }
+
+  case OP_SB: case OP_SH: case OP_SW: {
+    const unsigned size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
+    const uint32_t align = size - 1, last = m->data_size - size;
+    uint32_t addr[SIMTY_MODEL_MAX_LANES];
+    uint64_t bad = 0;
+    FOR_LANES(M, full, n, {
+      uint32_t ad = a[l] + imm;
+      addr[l] = ad;
+      bad |= (uint64_t)((ad & align) != 0 ||
+                        (ad - SIMTY_DATA_BASE > last &&
+                         ad - SIMTY_CONSOLE_ADDR > 4u - size))
+             << l;
+    });
+    if (bad) {
+      unsigned l = CTZ64(bad);
+      simty__model_fault(m, wi, l,
+                         (addr[l] & align) ? SIMTY_FAULT_MISALIGNED_STORE
+                                           : SIMTY_FAULT_STORE_OUT_OF_RANGE,
+                         pc, addr[l]);
+      return -1;
+    }
+    const unsigned shift = m->line_shift;
+    const uint32_t leader_addr = a[CTZ64(M)] + imm;
+    const uint32_t line = leader_addr >> shift;
+    uint64_t served = 0;
+    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    if (leader_addr - SIMTY_CONSOLE_ADDR < 4u) {
+      /* The console word is its own line: every console lane is served,
+       * bytes in lane order. */
+      if (m->console_fn)
+        for (uint64_t s = served; s; s &= s - 1) {
+          unsigned l = CTZ64(s);
+          m->console_fn(m->console_user, w->base_tid + l, (uint8_t)b[l]);
+        }
+    } else {
+      uint8_t *mem = m->data - SIMTY_DATA_BASE;
+      /* Ascending lane order: the higher lane's bytes remain. */
+      FOR_LANES(served, served == m->full_mask, n,
+                st_bytes(mem + addr[l], b[l], size));
+    }
+    retired = served;
+    written = 0;
+    goto memory_done;
+  }
+
+  case OP_ECALL:
+    w->npaths--; /* the threads of M end */
+    written = 0;
+    break;
+
+  case OP_EBREAK:
+    simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_EBREAK, pc, 0);
+    return -1;
+
+  default: /* OP_ILLEGAL */
+    simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_ILLEGAL_INSTRUCTION, pc,
+                       in->word);
+    return -1;
+  }
+  goto retire;
+
+memory_done:
+  m->ctr[SIMTY_CTR_mem_requests] += POP64(retired);
+  m->ctr[SIMTY_CTR_mem_transactions]++;
+  if (retired == M) {
+    path_replace_head(m, w, key_next, M);
+  } else {
+    m->ctr[SIMTY_CTR_replays_mem]++;
+    path_split_head(m, w, key_next, retired, key, M & ~retired);
+  }
+  goto retire;
+
+seq:
+  path_replace_head(m, w, key_next, M);
+
+retire:
+  if (in->rd != SIMTY_REG_SINK && (written & (written - 1)))
+    classify(m, d, written);
+  m->ctr[SIMTY_CTR_warp_insts]++;
+  m->ctr[SIMTY_CTR_thread_insts] += POP64(retired);
+  if (m->trace_fn)
+    m->trace_fn(m->trace_user, w->base_tid, pc, retired);
+  return 0;
+#undef REG
+}

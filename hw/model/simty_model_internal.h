@@ -1,0 +1,117 @@
+/*
+ * simty_model_internal.h - the model's private state, shared by its files.
+ *
+ * simty_model.c      handle, device memory, launch, dispatcher, scheduler
+ * simty_model_decode.c  RV32I decoding into struct simty_insn (once per
+ *                    CODE word, at load)
+ * simty_model_exec.c one warp instruction: lanes, paths, memory, counters
+ */
+#ifndef SIMTY_MODEL_INTERNAL_H
+#define SIMTY_MODEL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "simty_model.h"
+
+/* Decoded operations. Everything the ISA section does not accept decodes
+ * to OP_ILLEGAL, so the executor never sees a bad encoding. */
+enum simty_op {
+  OP_ILLEGAL = 0,
+  OP_LUI, OP_AUIPC, OP_JAL, OP_JALR,
+  OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+  OP_LB, OP_LH, OP_LW, OP_LBU, OP_LHU,
+  OP_SB, OP_SH, OP_SW,
+  OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI,
+  OP_SLLI, OP_SRLI, OP_SRAI,
+  OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR,
+  OP_AND,
+  OP_FENCE, OP_ECALL, OP_EBREAK, OP_CSR,
+};
+
+/* Register row that absorbs writes to x0: x0 itself (row 0) always reads
+ * as zero, and the executor never needs a "rd != 0" test per lane. */
+#define SIMTY_REG_SINK 32u
+#define SIMTY_REG_ROWS 33u
+
+struct simty_insn {
+  uint8_t op;     /* enum simty_op */
+  uint8_t rd;     /* destination row; SIMTY_REG_SINK for x0 */
+  uint8_t rs1;
+  uint8_t rs2;
+  int32_t imm;    /* immediate, shift amount, or CSR number */
+  uint32_t word;  /* the raw encoding (fault records, call/return) */
+};
+
+/* A path: priority key and lane mask. The key orders paths: greater key,
+ * higher priority. key = depth << 32 | ~pc, so a deeper path wins and at
+ * equal depth the lower pc wins; equal keys are equal (pc, depth). */
+struct simty_path {
+  uint64_t key;
+  uint64_t mask;
+};
+
+static inline uint64_t simty_path_key(uint32_t pc, uint32_t depth)
+{
+  return (uint64_t)depth << 32 | (uint32_t)~pc;
+}
+
+static inline uint32_t simty_key_pc(uint64_t key)
+{
+  return ~(uint32_t)key;
+}
+
+static inline uint32_t simty_key_depth(uint64_t key)
+{
+  return (uint32_t)(key >> 32);
+}
+
+struct simty_warp {
+  uint32_t *regs;            /* [SIMTY_REG_ROWS][lanes] */
+  struct simty_path *paths;  /* ascending key: the head is paths[npaths-1] */
+  unsigned npaths;           /* 0: free (no live thread) */
+  uint32_t base_tid;         /* logical id of lane 0 of the block */
+};
+
+struct simty_model {
+  unsigned warps, lanes;
+  unsigned lane_shift;  /* log2(lanes) */
+  unsigned line_shift;  /* log2(lanes * 4): bytes of a memory line */
+  uint64_t full_mask;   /* every lane */
+  uint32_t code_size, data_size;
+  uint8_t *code, *data;
+  struct simty_insn *decoded; /* one per CODE word */
+
+  struct simty_warp *warp;
+  uint32_t *regfile;
+  struct simty_path *pathstore;
+
+  /* current launch */
+  enum simty_model_status status;
+  uint32_t entry, nthreads, args, stack_top, stack_log2;
+  uint64_t max_cycles;
+  uint64_t next_block, nblocks;
+  unsigned live_warps;
+  unsigned turn; /* warp whose issue slot comes next */
+  struct simty_model_fault fault;
+  uint64_t ctr[SIMTY_CTR_COUNT];
+
+  simty_model_console_fn console_fn;
+  void *console_user;
+  simty_model_trace_fn trace_fn;
+  void *trace_user;
+
+  char error[256];
+};
+
+/* Decode one instruction word. */
+void simty__model_decode(uint32_t word, struct simty_insn *out);
+
+/* Execute the head path's instruction of warp `wi` (which has a path).
+ * Returns 0, or -1 after filling model->fault. */
+int simty__model_exec(struct simty_model *m, unsigned wi);
+
+/* Fill the fault record for lane `lane` of warp `wi`. */
+void simty__model_fault(struct simty_model *m, unsigned wi, unsigned lane,
+                        uint32_t cause, uint32_t pc, uint32_t addr);
+
+#endif /* SIMTY_MODEL_INTERNAL_H */
