@@ -265,18 +265,11 @@ static void dispatch(struct simty_model *m, unsigned wi)
   m->live_warps++;
 }
 
-/* Time-out and abort records name the warp whose slot comes next. */
+/* Time-out and abort records name no thread: every implementation (the
+ * model, the firmware watchdog, the host) can give the same record. */
 static void stop_fault(struct simty_model *m, uint32_t cause)
 {
-  unsigned wi = m->turn;
-  struct simty_warp *w = &m->warp[wi];
-  if (w->npaths) {
-    const struct simty_path *head = &w->paths[w->npaths - 1];
-    simty__model_fault(m, wi, (unsigned)__builtin_ctzll(head->mask), cause,
-                       simty_key_pc(head->key), 0);
-  } else {
-    m->fault = (struct simty_model_fault){cause, 0, wi * m->lanes, 0, 0};
-  }
+  m->fault = (struct simty_model_fault){cause, 0, UINT32_MAX, UINT32_MAX, 0};
   m->status = SIMTY_MODEL_FAULTED;
 }
 

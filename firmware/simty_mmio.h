@@ -1,0 +1,73 @@
+/*
+ * simty_mmio.h - the controller's register block at SIMTY_MMIO_BASE:
+ * a plain register view of the Simty core's launch inputs, dispatch port,
+ * warp busy bits, fault record, halt input, counters and console FIFO,
+ * plus the timer and the host UART. docs/soc.md describes each register;
+ * the SoC implements exactly this. Offsets are bytes from SIMTY_MMIO_BASE;
+ * every register is 32 bits wide and accessed as a whole word.
+ */
+#ifndef SIMTY_MMIO_H
+#define SIMTY_MMIO_H
+
+/* Identification and configuration (read-only). */
+#define SIMTY_MMIO_ID 0x000u        /* SIMTY_MMIO_ID_VALUE */
+#define SIMTY_MMIO_WARPS 0x004u     /* WARPS (1 .. 32) */
+#define SIMTY_MMIO_LANES 0x008u     /* LANES (1 .. 32, a power of two) */
+#define SIMTY_MMIO_CODE_SIZE 0x00Cu /* populated CODE bytes */
+#define SIMTY_MMIO_DATA_SIZE 0x010u /* populated DATA bytes */
+#define SIMTY_MMIO_CLOCK_HZ 0x014u  /* core and controller clock */
+
+/* Core control. */
+#define SIMTY_MMIO_CORE_RESET 0x020u /* W: 1 starts a reset; R bit 0: busy */
+#define SIMTY_MMIO_HALT 0x024u       /* RW bit 0: stop issuing */
+#define SIMTY_MMIO_ACTIVE 0x028u     /* RW bit 0: launch window (cycles) */
+
+/* Launch-wide inputs, read by the core's CSRs. */
+#define SIMTY_MMIO_LAUNCH_NTHREADS 0x030u
+#define SIMTY_MMIO_LAUNCH_ARGS 0x034u
+#define SIMTY_MMIO_LAUNCH_STACK_TOP 0x038u
+#define SIMTY_MMIO_LAUNCH_STACK_LOG2 0x03Cu
+
+/* Dispatch port: fill WARP/PC/BASE/MASK, write GO; GO reads 1 until the
+ * core has taken the block (ready/valid handshake). */
+#define SIMTY_MMIO_DISPATCH_WARP 0x040u
+#define SIMTY_MMIO_DISPATCH_PC 0x044u
+#define SIMTY_MMIO_DISPATCH_BASE 0x048u /* logical id of lane 0 */
+#define SIMTY_MMIO_DISPATCH_MASK 0x04Cu /* lanes to start */
+#define SIMTY_MMIO_DISPATCH_GO 0x050u
+#define SIMTY_MMIO_WARP_BUSY 0x054u /* R: bit w = warp w holds threads */
+
+/* Fault record of the first fault (read-only, cleared by CORE_RESET). */
+#define SIMTY_MMIO_FAULT_VALID 0x060u
+#define SIMTY_MMIO_FAULT_CAUSE 0x064u
+#define SIMTY_MMIO_FAULT_PC 0x068u
+#define SIMTY_MMIO_FAULT_HART 0x06Cu
+#define SIMTY_MMIO_FAULT_TID 0x070u
+#define SIMTY_MMIO_FAULT_ADDR 0x074u
+
+/* Performance counters (SIMTY_COUNTER_MAP): select, then read LO (which
+ * latches HI), then HI. */
+#define SIMTY_MMIO_CTR_SEL 0x080u
+#define SIMTY_MMIO_CTR_LO 0x084u
+#define SIMTY_MMIO_CTR_HI 0x088u
+#define SIMTY_MMIO_CTR_CLEAR 0x08Cu /* W: zero every counter */
+
+/* Console FIFO (device printf): read TID, then DATA (which pops). */
+#define SIMTY_MMIO_CONSOLE_STATUS 0x090u /* R bits 15:0: bytes held */
+#define SIMTY_MMIO_CONSOLE_TID 0x094u
+#define SIMTY_MMIO_CONSOLE_DATA 0x098u
+
+/* Free-running 64-bit cycle counter: read LO (latches HI), then HI. */
+#define SIMTY_MMIO_TIMER_LO 0x0A0u
+#define SIMTY_MMIO_TIMER_HI 0x0A4u
+
+/* Host UART. */
+#define SIMTY_MMIO_UART_DATA 0x0B0u   /* R: pop rx byte; W: push tx byte */
+#define SIMTY_MMIO_UART_STATUS 0x0B4u /* see bits below */
+#define SIMTY_UART_RX_VALID 0x1u      /* a received byte is waiting */
+#define SIMTY_UART_TX_READY 0x2u      /* the transmitter takes a byte */
+#define SIMTY_UART_RX_OVERRUN 0x4u    /* sticky; write 1 to clear */
+
+#define SIMTY_MMIO_ID_VALUE 0x53494D54u /* "SIMT" */
+
+#endif /* SIMTY_MMIO_H */

@@ -1,0 +1,914 @@
+/*
+ * test_firmware.c - cmocka tests of the controller firmware (protocol
+ * engine and grid dispatcher) built for the host against the mock SoC:
+ * scripted request frames in, response frames and register traffic out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fw.h"
+#include "fw_host.h"
+#include "mock_hal.h"
+#include "simty_mmio.h"
+
+#define POLLS 20000u
+#define ENTRY (SIMTY_CODE_BASE + 0x40u)
+#define ARGS (SIMTY_DATA_BASE + 0x100u)
+#define DATA_END (SIMTY_DATA_BASE + 0x1000u)
+
+static struct fw fw;
+static struct fw_host host;
+
+static int setup_core(uint32_t warps, uint32_t lanes)
+{
+  mock_reset(warps, lanes);
+  fw_init(&fw);
+  fw_host_init(&host, &fw);
+  return 0;
+}
+
+static int setup(void **state)
+{
+  (void)state;
+  return setup_core(4, 4);
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  if (mock.violations)
+    fprintf(stderr, "mock violation: %s\n", mock.violation);
+  assert_int_equal(mock.violations, 0);
+  return 0;
+}
+
+/* ---- request helpers ---- */
+
+static int call(uint8_t cmd, const void *p, size_t n)
+{
+  return fw_host_call(&host, cmd, p, n, POLLS);
+}
+
+static int do_write(uint32_t addr, const void *data, size_t n)
+{
+  static uint8_t p[SIMTY_MAX_PAYLOAD + 64];
+  simty_put_u32(p, addr);
+  memcpy(p + 4, data, n);
+  return call(SIMTY_CMD_WRITE, p, n + 4);
+}
+
+static int do_read(uint32_t addr, uint32_t n)
+{
+  uint8_t p[8];
+  simty_put_u32(p, addr);
+  simty_put_u32(p + 4, n);
+  return call(SIMTY_CMD_READ, p, 8);
+}
+
+static int do_launch(uint32_t entry, uint32_t nthreads, uint32_t data_end,
+                     uint64_t timeout, uint8_t stack_log2)
+{
+  uint8_t p[SIMTY_LAUNCH_SIZE] = {0};
+  simty_put_u32(p + SIMTY_LAUNCH_ENTRY, entry);
+  simty_put_u32(p + SIMTY_LAUNCH_NTHREADS, nthreads);
+  simty_put_u32(p + SIMTY_LAUNCH_ARGS, ARGS);
+  simty_put_u32(p + SIMTY_LAUNCH_DATA_END, data_end);
+  simty_put_u64(p + SIMTY_LAUNCH_TIMEOUT, timeout);
+  p[SIMTY_LAUNCH_STACK_LOG2] = stack_log2;
+  return call(SIMTY_CMD_LAUNCH, p, sizeof p);
+}
+
+static int launch(uint32_t nthreads, uint64_t timeout)
+{
+  return do_launch(ENTRY, nthreads, DATA_END, timeout, 8);
+}
+
+static int do_wait(uint32_t ms, uint32_t flags)
+{
+  uint8_t p[8];
+  simty_put_u32(p, ms);
+  simty_put_u32(p + 4, flags);
+  return call(SIMTY_CMD_WAIT, p, 8);
+}
+
+static int do_status(uint32_t flags)
+{
+  uint8_t p[4];
+  simty_put_u32(p, flags);
+  return call(SIMTY_CMD_STATUS, p, 4);
+}
+
+static uint32_t detail(void)
+{
+  assert_int_equal(host.length, SIMTY_ERROR_PAYLOAD);
+  return simty_get_u32(host.payload);
+}
+
+static uint8_t sr_state(void)
+{
+  return host.payload[SIMTY_SR_STATE];
+}
+static uint8_t sr_cause(void)
+{
+  return host.payload[SIMTY_SR_CAUSE];
+}
+static uint32_t sr_u32(unsigned off)
+{
+  return simty_get_u32(host.payload + off);
+}
+
+/* Waits (repeating WAIT) until the launch is no longer running. */
+static void wait_end(void)
+{
+  for (int i = 0; i < 100; i++) {
+    assert_int_equal(do_wait(1000, 0), SIMTY_ST_OK);
+    if (sr_state() != SIMTY_STATE_RUNNING)
+      return;
+  }
+  fail_msg("launch never ended");
+}
+
+/* Every logical id in [0, nthreads) dispatched exactly once, in blocks of
+ * LANES consecutive ids in increasing order, with the right masks. */
+static void check_dispatches(size_t first, uint32_t nthreads, uint32_t lanes)
+{
+  uint32_t base = 0;
+  size_t i = first;
+  for (; base < nthreads; i++) {
+    assert_true(i < mock.nlog);
+    const struct mock_dispatch *d = &mock.log[i];
+    uint32_t n = nthreads - base < lanes ? nthreads - base : lanes;
+    assert_int_equal(d->base, base);
+    assert_int_equal(d->mask, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
+    assert_int_equal(d->pc, ENTRY);
+    assert_int_equal(d->nthreads, nthreads);
+    assert_int_equal(d->args, ARGS);
+    assert_int_equal(d->stack_top, SIMTY_DATA_BASE + MOCK_DATA_SIZE);
+    assert_int_equal(d->stack_log2, 8);
+    base += n;
+  }
+  assert_int_equal(i, mock.nlog);
+}
+
+/* ---- tests ---- */
+
+static void test_info(void **state)
+{
+  (void)state;
+  setup_core(8, 16);
+  assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(host.length, SIMTY_INFO_SIZE);
+  const uint8_t *p = host.payload;
+  assert_int_equal(p[SIMTY_INFO_PROTO_VERSION], SIMTY_PROTO_VERSION);
+  assert_int_equal(p[SIMTY_INFO_COUNTER_COUNT], SIMTY_CTR_COUNT);
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_MAX_PAYLOAD), FW_MAX_PAYLOAD);
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_WARPS), 8);
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_LANES), 16);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_CODE_BASE), SIMTY_CODE_BASE);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_CODE_SIZE), MOCK_CODE_SIZE);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_DATA_BASE), SIMTY_DATA_BASE);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_DATA_SIZE), MOCK_DATA_SIZE);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_CLOCK_HZ), 1000000u);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_FW_VERSION), FW_VERSION);
+  /* The response carries the request's seq and the response flag. */
+  assert_int_equal(host.resp_seq, host.seq - 1);
+  assert_int_equal(host.command, SIMTY_CMD_INFO | SIMTY_RESPONSE_FLAG);
+}
+
+static void test_write_read_round_trip(void **state)
+{
+  (void)state;
+  static uint8_t buf[SIMTY_MAX_PAYLOAD];
+  uint32_t seed = 7;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    seed = seed * 1103515245u + 12345u;
+    buf[i] = (uint8_t)(seed >> 16);
+  }
+  const size_t max_write = FW_MAX_PAYLOAD - SIMTY_WRITE_DATA;
+  /* Largest write, odd address, in DATA; small one at the end of CODE. */
+  uint32_t a = SIMTY_DATA_BASE + 0x1003u;
+  assert_int_equal(do_write(a, buf, max_write), SIMTY_ST_OK);
+  assert_int_equal(host.length, 0);
+  assert_memory_equal(mock.data + 0x1003u, buf, max_write);
+  uint32_t c = SIMTY_CODE_BASE + MOCK_CODE_SIZE - 5u;
+  assert_int_equal(do_write(c, buf + 11, 5), SIMTY_ST_OK);
+  assert_memory_equal(mock.code + MOCK_CODE_SIZE - 5u, buf + 11, 5);
+
+  assert_int_equal(do_read(a, FW_MAX_PAYLOAD), SIMTY_ST_OK);
+  assert_int_equal(host.length, FW_MAX_PAYLOAD);
+  assert_memory_equal(host.payload, buf, max_write);
+  assert_int_equal(do_read(c, 5), SIMTY_ST_OK);
+  assert_memory_equal(host.payload, buf + 11, 5);
+  /* Last byte of DATA. */
+  assert_int_equal(do_read(SIMTY_DATA_BASE + MOCK_DATA_SIZE - 1u, 1),
+                   SIMTY_ST_OK);
+  assert_int_equal(host.length, 1);
+}
+
+static void test_protected_and_out_of_range(void **state)
+{
+  (void)state;
+  static uint8_t code0[MOCK_CODE_SIZE], data0[MOCK_DATA_SIZE];
+  memcpy(code0, mock.code, sizeof code0);
+  memcpy(data0, mock.data, sizeof data0);
+  uint8_t junk[64];
+  memset(junk, 0xA5, sizeof junk);
+  static const struct {
+    uint32_t addr, n;
+    int want;
+  } cases[] = {
+      {SIMTY_FW_BASE, 4, SIMTY_ST_PROTECTED},
+      {SIMTY_FW_BASE + 0x1234u, 1, SIMTY_ST_PROTECTED},
+      {SIMTY_CODE_BASE - 8u, 16, SIMTY_ST_PROTECTED}, /* FW into CODE */
+      {SIMTY_MMIO_BASE, 4, SIMTY_ST_PROTECTED},
+      {SIMTY_MMIO_BASE + SIMTY_MMIO_UART_DATA, 1, SIMTY_ST_PROTECTED},
+      {SIMTY_MMIO_BASE - 4u, 8, SIMTY_ST_PROTECTED}, /* into MMIO */
+      {SIMTY_CODE_BASE + MOCK_CODE_SIZE - 4u, 8, SIMTY_ST_OUT_OF_RANGE},
+      {SIMTY_CODE_BASE + MOCK_CODE_SIZE, 1, SIMTY_ST_OUT_OF_RANGE},
+      {SIMTY_DATA_BASE + MOCK_DATA_SIZE - 2u, 4, SIMTY_ST_OUT_OF_RANGE},
+      {SIMTY_DATA_BASE - 1u, 2, SIMTY_ST_OUT_OF_RANGE},
+      {SIMTY_CONSOLE_ADDR, 4, SIMTY_ST_OUT_OF_RANGE},
+      {0xFFFFFFF0u, 32, SIMTY_ST_OUT_OF_RANGE}, /* wraps */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_int_equal(do_write(cases[i].addr, junk, cases[i].n), cases[i].want);
+    assert_int_equal(detail(), cases[i].addr);
+    assert_int_equal(do_read(cases[i].addr, cases[i].n), cases[i].want);
+    assert_int_equal(detail(), cases[i].addr);
+  }
+  assert_int_equal(mock.mem_writes, 0);
+  assert_int_equal(mock.mem_reads, 0);
+  assert_memory_equal(mock.code, code0, sizeof code0);
+  assert_memory_equal(mock.data, data0, sizeof data0);
+}
+
+static void test_bad_requests(void **state)
+{
+  (void)state;
+  uint8_t p[16] = {0};
+  assert_int_equal(call(SIMTY_CMD_INFO, p, 1), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(SIMTY_CMD_WRITE, p, 4), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(SIMTY_CMD_READ, p, 7), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(do_read(SIMTY_DATA_BASE, 0), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(do_read(SIMTY_DATA_BASE, FW_MAX_PAYLOAD + 1u),
+                   SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(detail(), FW_MAX_PAYLOAD);
+  assert_int_equal(call(SIMTY_CMD_LAUNCH, p, 16), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(detail(), SIMTY_LAUNCH_SIZE);
+  assert_int_equal(call(SIMTY_CMD_WAIT, p, 4), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(SIMTY_CMD_ABORT, p, 4), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(0x55, p, 0), SIMTY_ST_UNKNOWN_COMMAND);
+  assert_int_equal(detail(), 0x55);
+  /* A response-typed frame is not a request. */
+  assert_int_equal(call(SIMTY_CMD_INFO | 0x80, NULL, 0),
+                   SIMTY_ST_UNKNOWN_COMMAND);
+  /* Unknown flag bits. */
+  assert_int_equal(do_status(0x4), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(do_wait(1, 0x100), SIMTY_ST_BAD_ARGUMENT);
+  /* Another protocol version: the device answers in its own. */
+  static uint8_t frame[64], wire[80];
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_INFO, 77, 0, 0);
+  frame[SIMTY_HDR_VERSION] = 2;
+  simty_put_u32(frame + SIMTY_HDR_SIZE, simty_crc32(0, frame, SIMTY_HDR_SIZE));
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_VERSION);
+  assert_int_equal(host.resp_seq, 77);
+  assert_int_equal(host.dec.buf[SIMTY_HDR_VERSION], SIMTY_PROTO_VERSION);
+  assert_int_equal(detail(), SIMTY_PROTO_VERSION);
+}
+
+/* More threads than the hardware holds, with blocks that take different
+ * times: every logical id exactly once, continuous, right masks, and each
+ * warp refilled in the same poll that sees it free. */
+static void check_waves(uint32_t warps, uint32_t lanes, uint32_t nthreads,
+                        uint32_t go_delay)
+{
+  setup_core(warps, lanes);
+  mock.run_polls = 2;
+  mock.run_jitter = 9;
+  mock.go_delay = go_delay;
+  assert_int_equal(launch(nthreads, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_STACK_TOP),
+                   SIMTY_DATA_BASE + MOCK_DATA_SIZE);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_NONE);
+  assert_int_equal(sr_u32(SIMTY_SR_NTHREADS), nthreads);
+  assert_int_equal(sr_u32(SIMTY_SR_DISPATCHED), nthreads);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), nthreads);
+  assert_true(simty_get_u64(host.payload + SIMTY_SR_ELAPSED) > 0);
+  check_dispatches(0, nthreads, lanes);
+  assert_int_equal(mock.nlog, (nthreads + lanes - 1) / lanes);
+  assert_int_equal(mock.ctr[SIMTY_CTR_thread_insts], nthreads);
+  assert_false(mock.active);
+
+  /* Waves: more blocks than warps, so warps were reused, and the order
+   * in which warps were refilled depended on when they freed. */
+  if (mock.nlog > warps && warps > 1) {
+    unsigned reused_out_of_order = 0;
+    for (size_t i = warps; i < mock.nlog; i++)
+      if (mock.log[i].warp != i % warps)
+        reused_out_of_order++;
+    assert_true(reused_out_of_order > 0);
+  }
+  /* Refill as soon as a warp frees: with an immediate handshake, every
+   * warp is refilled before the next WARP_BUSY read after it freed. */
+  if (go_delay == 0) {
+    for (size_t i = 0; i < mock.nlog; i++)
+      assert_int_equal(mock.log[i].lag, 0);
+  }
+}
+
+static void test_launch_waves(void **state)
+{
+  (void)state;
+  check_waves(4, 4, 1001, 0);    /* partial last block of 1 */
+  check_waves(4, 4, 1003, 3);    /* slow handshake, last block of 3 */
+  check_waves(3, 8, 5, 0);       /* fewer threads than one warp */
+  check_waves(1, 1, 50, 0);      /* 1 x 1 core */
+  check_waves(32, 32, 70000, 0); /* widest core, 2188 blocks */
+  check_waves(2, 32, 63, 1);
+  assert_int_equal(mock.violations, 0);
+}
+
+/* Refill lag with a slow handshake: a block waits for the previous GO
+ * to be taken, never for more than that. */
+static void test_refill_with_slow_handshake(void **state)
+{
+  (void)state;
+  setup_core(4, 4);
+  mock.run_polls = 5;
+  mock.run_jitter = 7;
+  mock.go_delay = 2;
+  assert_int_equal(launch(4 * 4 * 40, 0), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  check_dispatches(0, 640, 4);
+  unsigned lagged = 0;
+  for (size_t i = 0; i < mock.nlog; i++) {
+    /* Each GO waits go_delay polls; a warp may queue behind the GOs of
+     * the others freed in the same poll. */
+    assert_true(mock.log[i].lag <= 4u * (mock.go_delay + 1u));
+    lagged += mock.log[i].lag != 0;
+  }
+  assert_true(lagged > 0);
+}
+
+static void test_largest_launch_accepted(void **state)
+{
+  (void)state;
+  setup_core(4, 32);
+  mock.run_polls = 0;
+  assert_int_equal(launch(SIMTY_MAX_THREADS + 1u, 0), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(detail(), SIMTY_LAUNCH_NTHREADS);
+  assert_int_equal(launch(0, 0), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(launch(SIMTY_MAX_THREADS, 0), SIMTY_ST_OK);
+  /* Let it run a while, check the ids so far, then abort. */
+  for (int i = 0; i < 3000; i++)
+    fw_poll(&fw);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
+  assert_true(mock.nlog > 1000);
+  for (size_t i = 0; i < mock.nlog; i++) {
+    assert_int_equal(mock.log[i].base, 32u * i);
+    assert_int_equal(mock.log[i].mask, 0xFFFFFFFFu);
+    assert_int_equal(mock.log[i].nthreads, SIMTY_MAX_THREADS);
+  }
+  assert_int_equal(sr_u32(SIMTY_SR_DISPATCHED), 32u * mock.nlog);
+}
+
+static void test_launch_checks(void **state)
+{
+  (void)state;
+  const uint32_t top = SIMTY_DATA_BASE + MOCK_DATA_SIZE;
+  /* 16 threads with 2^12-byte stacks need 64 KiB under the top. */
+  const uint32_t lowest = top - (16u << 12);
+  assert_int_equal(do_launch(ENTRY, 1, lowest + 1u, 0, 12),
+                   SIMTY_ST_STACK_OVERLAP);
+  assert_int_equal(detail(), lowest);
+  assert_int_equal(do_launch(ENTRY, 1, SIMTY_DATA_BASE + 0x20000u, 0, 20),
+                   SIMTY_ST_STACK_OVERLAP);
+  assert_int_equal(do_launch(ENTRY, 1, lowest, 0, 12), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(do_launch(ENTRY, 1, DATA_END, 0, 5), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(detail(), SIMTY_LAUNCH_STACK_LOG2);
+  assert_int_equal(do_launch(ENTRY, 1, DATA_END, 0, 21), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(do_launch(ENTRY + 2u, 1, DATA_END, 0, 8),
+                   SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(detail(), SIMTY_LAUNCH_ENTRY);
+  assert_int_equal(
+      do_launch(SIMTY_CODE_BASE + MOCK_CODE_SIZE, 1, DATA_END, 0, 8),
+      SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(do_launch(SIMTY_FW_BASE, 1, DATA_END, 0, 8),
+                   SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(do_launch(ENTRY, 1, SIMTY_DATA_BASE - 4u, 0, 8),
+                   SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(detail(), SIMTY_LAUNCH_DATA_END);
+  assert_int_equal(do_launch(ENTRY, 1, top + 4u, 0, 8), SIMTY_ST_BAD_ARGUMENT);
+  /* None of the refused launches dispatched anything. */
+  assert_int_equal(mock.nlog, 1);
+}
+
+static void check_next_launch_works(uint32_t expected_id)
+{
+  size_t first = mock.nlog;
+  uint32_t resets = mock.resets;
+  assert_int_equal(launch(77, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID),
+                   expected_id);
+  assert_int_equal(mock.resets, resets + 1);
+  assert_false(mock.halt);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), expected_id);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), 77);
+  /* the fault fields of a clean launch are zero */
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_PC), 0);
+  check_dispatches(first, 77, mock.lanes);
+}
+
+static void test_fault(void **state)
+{
+  (void)state;
+  mock.run_polls = 4;
+  mock.fault_at = 10;
+  mock.fault_cause = SIMTY_FAULT_MISALIGNED_LOAD;
+  mock.fault_pc = ENTRY + 0x24u;
+  mock.fault_hart = 6;
+  mock.fault_tid = 42;
+  mock.fault_addr = SIMTY_DATA_BASE + 0x31u;
+  assert_int_equal(launch(1000, 0), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_MISALIGNED_LOAD);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_PC), ENTRY + 0x24u);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_HART), 6);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_TID), 42);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_ADDR), SIMTY_DATA_BASE + 0x31u);
+  assert_true(mock.halt);
+  assert_false(mock.active);
+  /* Nothing dispatched after the fault was seen. */
+  size_t n = mock.nlog;
+  for (int i = 0; i < 100; i++)
+    fw_poll(&fw);
+  assert_int_equal(mock.nlog, n);
+  assert_true(n <= 12);
+  /* The record stays readable; memory access works again. */
+  assert_int_equal(do_status(0), SIMTY_ST_OK);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_MISALIGNED_LOAD);
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "x", 1), SIMTY_ST_OK);
+  mock.fault_at = -1;
+  check_next_launch_works(2);
+}
+
+static void test_abort(void **state)
+{
+  (void)state;
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_NO_LAUNCH);
+  mock.run_polls = 1000000; /* never ends by itself */
+  assert_int_equal(launch(100, 0), SIMTY_ST_OK);
+  assert_int_equal(do_wait(2, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_int_equal(sr_u32(SIMTY_SR_DISPATCHED), 16);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_HART), SIMTY_NO_THREAD);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_TID), SIMTY_NO_THREAD);
+  assert_true(mock.halt);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_NO_LAUNCH);
+  assert_int_equal(detail(), SIMTY_STATE_FAULT);
+  mock.run_polls = 2;
+  check_next_launch_works(2);
+}
+
+static void test_timeout(void **state)
+{
+  (void)state;
+  mock.run_polls = 1000000;
+  mock.timer_step = 10;
+  assert_int_equal(launch(100, 5000), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_TIMEOUT);
+  uint64_t elapsed = simty_get_u64(host.payload + SIMTY_SR_ELAPSED);
+  assert_true(elapsed >= 5000 && elapsed < 5200);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_TID), SIMTY_NO_THREAD);
+  assert_true(mock.halt);
+  mock.run_polls = 2;
+  check_next_launch_works(2);
+  /* A generous time-out does not fire. */
+  assert_int_equal(launch(64, 1000000), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+}
+
+static void test_duplicate_answered_from_cache(void **state)
+{
+  (void)state;
+  uint8_t p[8];
+  simty_put_u32(p, SIMTY_DATA_BASE + 0x40u);
+  memcpy(p + 4, "abcd", 4);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_OK);
+  uint8_t first[64];
+  size_t first_len = host.frame_len;
+  memcpy(first, host.dec.buf, first_len);
+  assert_int_equal(mock.mem_writes, 1);
+  /* The kernel (or anyone) changes the bytes; a retransmitted WRITE must
+   * not write them again. */
+  mock.data[0x40] = 'Z';
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.frame_len, first_len);
+  assert_memory_equal(host.dec.buf, first, first_len);
+  assert_int_equal(mock.mem_writes, 1);
+  assert_int_equal(mock.data[0x40], 'Z');
+  assert_int_equal(fw.duplicates, 1);
+
+  /* Same seq, different request: executed. */
+  memcpy(p + 4, "efgh", 4);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(mock.mem_writes, 2);
+  assert_int_equal(mock.data[0x40], 'e');
+
+  /* A duplicated LAUNCH does not launch twice. */
+  mock.run_polls = 1000000;
+  uint8_t l[SIMTY_LAUNCH_SIZE] = {0};
+  simty_put_u32(l + SIMTY_LAUNCH_ENTRY, ENTRY);
+  simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 8);
+  simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
+  l[SIMTY_LAUNCH_STACK_LOG2] = 8;
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 501, l, sizeof l);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_OK);
+  uint32_t resets = mock.resets;
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 501, l, sizeof l);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_OK); /* not BUSY: the cached OK */
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
+  assert_int_equal(mock.resets, resets);
+  assert_int_equal(mock.nlog, 2);
+  assert_int_equal(fw.launch.id, 1);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+
+  /* INFO is always executed (it opens a session). */
+  unsigned req = fw.requests;
+  fw_host_send_seq(&host, SIMTY_CMD_INFO, 900, NULL, 0);
+  assert_true(fw_host_receive(&host, POLLS));
+  fw_host_send_seq(&host, SIMTY_CMD_INFO, 900, NULL, 0);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(fw.requests, req + 2);
+}
+
+static void test_busy_while_running(void **state)
+{
+  (void)state;
+  mock.run_polls = 1000000;
+  assert_int_equal(launch(40, 0), SIMTY_ST_OK);
+  static uint8_t data0[MOCK_DATA_SIZE];
+  memcpy(data0, mock.data, sizeof data0);
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "q", 1), SIMTY_ST_BUSY);
+  assert_int_equal(do_write(SIMTY_CODE_BASE, "q", 1), SIMTY_ST_BUSY);
+  assert_int_equal(do_read(SIMTY_DATA_BASE, 4), SIMTY_ST_BUSY);
+  assert_int_equal(launch(40, 0), SIMTY_ST_BUSY);
+  /* protection errors still win over BUSY */
+  assert_int_equal(do_write(SIMTY_FW_BASE, "q", 1), SIMTY_ST_PROTECTED);
+  assert_memory_equal(mock.data, data0, sizeof data0);
+  assert_int_equal(mock.mem_writes + mock.mem_reads, 0);
+  /* STATUS, COUNTERS, INFO work while running */
+  assert_int_equal(do_status(SIMTY_WANT_COUNTERS), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_int_equal(host.length, SIMTY_SR_SIZE + 8u * SIMTY_CTR_COUNT);
+  assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "q", 1), SIMTY_ST_OK);
+}
+
+static void test_wait_parks_until_end(void **state)
+{
+  (void)state;
+  mock.run_polls = 300;
+  assert_int_equal(launch(40, 0), SIMTY_ST_OK);
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 1000,
+                   (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0},
+                   8); /* 10 s */
+  /* No answer while the warps run... */
+  assert_false(fw_host_receive(&host, 200));
+  assert_int_equal(fw.launch.state, SIMTY_STATE_RUNNING);
+  assert_true(fw.wait_parked);
+  /* ...a retransmission of the same WAIT is absorbed... */
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 1000,
+                   (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0}, 8);
+  assert_false(fw_host_receive(&host, 100));
+  /* ...and the answer comes when the launch ends. */
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 1000);
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), 40);
+  assert_false(fw_host_receive(&host, 100)); /* exactly one answer */
+
+  /* A WAIT bounded at 3 ms returns RUNNING. */
+  mock.run_polls = 1000000;
+  assert_int_equal(launch(40, 0), SIMTY_ST_OK);
+  uint64_t t0 = mock.timer;
+  assert_int_equal(do_wait(3, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_true(mock.timer - t0 >= 3000);
+
+  /* ABORT during a parked WAIT: the WAIT is answered first, then ABORT. */
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 2000,
+                   (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0}, 8);
+  assert_false(fw_host_receive(&host, 50));
+  fw_host_send_seq(&host, SIMTY_CMD_ABORT, 2001, NULL, 0);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 2000);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 2001);
+  assert_int_equal(host.status, SIMTY_ST_OK);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
+
+  /* WAIT with nothing running answers at once. */
+  assert_int_equal(do_wait(10000, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+}
+
+/* LAUNCH, then one WAIT collecting status, counters and console. */
+static void test_one_request_to_launch_one_to_collect(void **state)
+{
+  (void)state;
+  mock.run_polls = 20;
+  unsigned before = host.round_trips;
+  assert_int_equal(launch(64, 0), SIMTY_ST_OK);
+  for (uint32_t t = 0; t < 64; t++) {
+    mock_console_push(t, (uint8_t)('A' + t % 26));
+  }
+  assert_int_equal(do_wait(10000, SIMTY_WANT_COUNTERS | SIMTY_WANT_CONSOLE),
+                   SIMTY_ST_OK);
+  assert_int_equal(host.round_trips - before, 2);
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_CONSOLE_PENDING), 0);
+  const uint8_t *ctr = host.payload + SIMTY_SR_SIZE;
+  assert_int_equal(simty_get_u64(ctr + 8 * SIMTY_CTR_thread_insts), 64);
+  assert_int_equal(simty_get_u64(ctr + 8 * SIMTY_CTR_warp_insts), 16);
+  assert_true(simty_get_u64(ctr + 8 * SIMTY_CTR_cycles) > 0);
+  const uint8_t *cs = ctr + 8 * SIMTY_CTR_COUNT;
+  assert_int_equal(simty_get_u32(cs + SIMTY_CS_PENDING), 0);
+  assert_int_equal(simty_get_u16(cs + SIMTY_CS_COUNT), 64);
+  for (uint32_t t = 0; t < 64; t++) {
+    const uint8_t *r = cs + SIMTY_CS_RECORDS + 5 * t;
+    assert_int_equal(simty_get_u32(r), t);
+    assert_int_equal(r[4], 'A' + t % 26);
+  }
+  assert_int_equal(host.length, SIMTY_SR_SIZE + 8 * SIMTY_CTR_COUNT +
+                                    SIMTY_CS_HEADER +
+                                    64 * SIMTY_CS_RECORD_SIZE);
+}
+
+static void test_console_backpressure(void **state)
+{
+  (void)state;
+  /* More output than the firmware buffers: the FIFO stalls, the host
+   * drains in several CONSOLE calls, nothing is lost or reordered. */
+  mock.run_polls = 1000000;
+  assert_int_equal(launch(16, 0), SIMTY_ST_OK);
+  const uint32_t total = FW_CONSOLE_RECORDS + 3000u;
+  uint32_t pushed = 0, got = 0;
+  while (pushed < total && mock_console_push(pushed, (uint8_t)(pushed * 7u)))
+    pushed++;
+  for (int i = 0; i < 2000; i++)
+    fw_poll(&fw);
+  assert_int_equal(fw.console.count, FW_CONSOLE_RECORDS);
+  int calls = 0;
+  for (;;) {
+    uint8_t p[4];
+    simty_put_u32(p, 0);
+    assert_int_equal(call(SIMTY_CMD_CONSOLE, p, 4), SIMTY_ST_OK);
+    calls++;
+    uint16_t count = simty_get_u16(host.payload + SIMTY_CS_COUNT);
+    assert_true(host.length == SIMTY_CS_HEADER + 5u * count);
+    assert_true(host.length <= FW_MAX_PAYLOAD);
+    for (uint16_t i = 0; i < count; i++, got++) {
+      const uint8_t *r = host.payload + SIMTY_CS_RECORDS + 5u * i;
+      assert_int_equal(simty_get_u32(r), got);
+      assert_int_equal(r[4], (uint8_t)(got * 7u));
+    }
+    while (pushed < total && mock_console_push(pushed, (uint8_t)(pushed * 7u)))
+      pushed++;
+    if (simty_get_u32(host.payload + SIMTY_CS_PENDING) == 0 && pushed == total)
+      break;
+    assert_true(calls < 100);
+  }
+  assert_int_equal(got, total);
+  assert_true(calls >= 2);
+  /* A limit on records is honoured. */
+  mock_console_push(1, 'x');
+  mock_console_push(2, 'y');
+  uint8_t p[4];
+  simty_put_u32(p, 1);
+  assert_int_equal(call(SIMTY_CMD_CONSOLE, p, 4), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_CS_COUNT), 1);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_CS_PENDING), 1);
+}
+
+static void test_counters(void **state)
+{
+  (void)state;
+  mock.run_polls = 1;
+  assert_int_equal(launch(10, 0), SIMTY_ST_OK);
+  wait_end();
+  mock.ctr[SIMTY_CTR_affine_vectors] = 0x123456789ABCull;
+  uint8_t p[4] = {SIMTY_CTR_thread_insts, 1, 0, 0};
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, p, 4), SIMTY_ST_OK);
+  assert_int_equal(host.length, 4 + 8);
+  assert_int_equal(host.payload[0], SIMTY_CTR_thread_insts);
+  assert_int_equal(host.payload[1], 1);
+  assert_int_equal(simty_get_u64(host.payload + 4), 10);
+  p[0] = 0;
+  p[1] = 0; /* all */
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, p, 4), SIMTY_ST_OK);
+  assert_int_equal(host.payload[1], SIMTY_CTR_COUNT);
+  assert_int_equal(
+      simty_get_u64(host.payload + 4 + 8 * SIMTY_CTR_affine_vectors),
+      0x123456789ABCull);
+  p[0] = SIMTY_CTR_COUNT;
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, p, 4), SIMTY_ST_BAD_ARGUMENT);
+  p[0] = 10;
+  p[1] = 4;
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, p, 4), SIMTY_ST_BAD_ARGUMENT);
+  assert_int_equal(detail(), SIMTY_COUNTERS_COUNT);
+}
+
+static void test_reset(void **state)
+{
+  (void)state;
+  mock.run_polls = 1000000;
+  assert_int_equal(launch(100, 0), SIMTY_ST_OK);
+  mock_console_push(3, 'z');
+  uint32_t resets = mock.resets;
+  assert_int_equal(call(SIMTY_CMD_RESET, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(mock.resets, resets + 1);
+  assert_false(mock.halt);
+  assert_int_equal(do_status(0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_IDLE);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 1);
+  assert_int_equal(sr_u32(SIMTY_SR_CONSOLE_PENDING), 0);
+  /* A retransmitted RESET is not executed again. */
+  fw_host_send_seq(&host, SIMTY_CMD_RESET, 4000, NULL, 0);
+  assert_true(fw_host_receive(&host, POLLS));
+  fw_host_send_seq(&host, SIMTY_CMD_RESET, 4000, NULL, 0);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(mock.resets, resets + 2);
+  mock.run_polls = 2;
+  check_next_launch_works(2);
+}
+
+/* Corrupt and garbled frames get typed errors; the cache survives them. */
+static void test_corrupt_frames(void **state)
+{
+  (void)state;
+  static uint8_t frame[64], wire[80];
+  /* A good WRITE to fill the cache. */
+  uint8_t p[5];
+  simty_put_u32(p, SIMTY_DATA_BASE);
+  p[4] = 'k';
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 60, p, 5);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_OK);
+
+  /* Bad CRC: answered with BAD_CRC naming the seq, not executed. */
+  memcpy(frame + SIMTY_HDR_SIZE, p, 5);
+  frame[SIMTY_HDR_SIZE + 4] = 'j';
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_WRITE, 61, 0, 5);
+  frame[SIMTY_HDR_SIZE + 4] ^= 0x40;
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_CRC);
+  assert_int_equal(host.resp_seq, 61);
+  assert_int_equal(host.command, SIMTY_CMD_WRITE | SIMTY_RESPONSE_FLAG);
+  assert_int_equal(mock.data[0], 'k');
+  assert_int_equal(fw.naks, 1);
+
+  /* Truncated frame: BAD_LENGTH. */
+  n = simty_frame_seal(frame, SIMTY_CMD_READ, 62, 0, 0);
+  size_t w = simty_link_encode(frame, n, wire);
+  wire[w - 3] = 0; /* cut the last bytes off */
+  mock_uart_push(wire, w - 2);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(host.resp_seq, 62);
+
+  /* Garbage, then the retransmitted WRITE 60: answered from the cache. */
+  static const uint8_t junk[] = {0x13, 0x37, 0x00, 0x05, 0xFF,
+                                 0xFF, 0x00, 0x42, 0x42, 0x42};
+  mock_uart_push(junk, sizeof junk);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 60, p, 5);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 60);
+  assert_int_equal(host.status, SIMTY_ST_OK);
+  assert_int_equal(mock.mem_writes, 1);
+  assert_int_equal(fw.duplicates, 1);
+
+  /* An overrun is noticed and cleared. */
+  mock.overrun = true;
+  assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
+  assert_false(mock.overrun);
+  assert_true(fw.uart_overruns >= 1);
+}
+
+/* The firmware never waits on the UART: with the transmitter stalled the
+ * dispatcher goes on refilling warps, and the answer follows later. */
+static void test_uart_never_blocks(void **state)
+{
+  (void)state;
+  mock.run_polls = 2;
+  mock.tx_stall = 1; /* transmitter never ready */
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 70, (uint8_t[SIMTY_LAUNCH_SIZE]){0},
+                   SIMTY_LAUNCH_SIZE);
+  uint8_t l[SIMTY_LAUNCH_SIZE] = {0};
+  simty_put_u32(l + SIMTY_LAUNCH_ENTRY, ENTRY);
+  simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 4000);
+  simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
+  l[SIMTY_LAUNCH_STACK_LOG2] = 8;
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 71, l, sizeof l);
+  /* The first (bad) LAUNCH is answered only once the UART moves; the
+   * second is held behind it, so nothing runs yet. */
+  assert_false(fw_host_receive(&host, 100));
+  mock.tx_stall = 3; /* every third status read: transmitter busy */
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 70);
+  assert_int_equal(host.status, SIMTY_ST_BAD_ARGUMENT);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 71);
+  assert_int_equal(host.status, SIMTY_ST_OK);
+  /* Stall the transmitter before a STATUS answer goes out. */
+  mock.tx_stall = 1;
+  size_t before = mock.nlog;
+  fw_host_send_seq(&host, SIMTY_CMD_STATUS, 72, (uint8_t[4]){0}, 4);
+  for (int i = 0; i < 3000; i++)
+    fw_poll(&fw);
+  /* The launch made progress, with no byte sent. */
+  assert_true(mock.nlog > before + 100);
+  mock.tx_stall = 0;
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, 72);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), 4000);
+}
+
+/* The slow core reset is waited for before any dispatch. */
+static void test_slow_reset(void **state)
+{
+  (void)state;
+  mock.reset_reads = 500;
+  assert_int_equal(launch(20, 0), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  mock.reset_reads = FW_RESET_POLLS + 10u;
+  assert_int_equal(launch(20, 0), SIMTY_ST_INTERNAL);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+      T(test_info),
+      T(test_write_read_round_trip),
+      T(test_protected_and_out_of_range),
+      T(test_bad_requests),
+      T(test_launch_waves),
+      T(test_refill_with_slow_handshake),
+      T(test_largest_launch_accepted),
+      T(test_launch_checks),
+      T(test_fault),
+      T(test_abort),
+      T(test_timeout),
+      T(test_duplicate_answered_from_cache),
+      T(test_busy_while_running),
+      T(test_wait_parks_until_end),
+      T(test_one_request_to_launch_one_to_collect),
+      T(test_console_backpressure),
+      T(test_counters),
+      T(test_reset),
+      T(test_corrupt_frames),
+      T(test_uart_never_blocks),
+      T(test_slow_reset),
+#undef T
+  };
+  return cmocka_run_group_tests_name("firmware", tests, NULL, NULL);
+}
