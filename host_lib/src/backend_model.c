@@ -1,0 +1,177 @@
+/*
+ * backend_model.c - the `model` device: the reference model library in
+ * process, behind the same API as a board.
+ *
+ * URI: model[?warps=W&lanes=L&code_size=BYTES&data_size=BYTES]
+ * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board).
+ *
+ * The model has no thread of its own: simty_launch() only sets the launch
+ * up and simty_wait() runs it, in slices of cycles so that the host
+ * deadline is honoured even for a kernel that never ends.
+ */
+#include <inttypes.h>
+
+#include "simty_internal.h"
+#include "simty_model.h"
+
+/* Cycles per slice between deadline checks: about a millisecond of model
+ * time, so a time-out overshoots by little. */
+#define SLICE_CYCLES 20000u
+
+static simty_model *model_of(simty_device *dev)
+{
+  return (simty_model *)dev->impl;
+}
+
+static int map_error(simty_device *dev, int e)
+{
+  const char *detail = simty_model_last_error(model_of(dev));
+  const char *text = detail && *detail ? detail : simty_model_strerror(e);
+  switch (e) {
+  case SIMTY_MODEL_OK:
+    return 0;
+  case SIMTY_MODEL_RANGE:
+    return simty__fail(dev, SIMTY_ERANGE, "model: %s", text);
+  case SIMTY_MODEL_NOMEM:
+    return simty__fail(dev, SIMTY_ENOMEM, "model: %s", text);
+  case SIMTY_MODEL_BUSY:
+    return simty__fail(dev, SIMTY_EBUSY, "model: %s", text);
+  case SIMTY_MODEL_NOT_LAUNCHED:
+    return simty__fail(dev, SIMTY_ENOLAUNCH, "model: %s", text);
+  case SIMTY_MODEL_STACK_OVERLAP:
+    return simty__fail(dev, SIMTY_ESTACK, "model: %s", text);
+  default:
+    return simty__fail(dev, SIMTY_EINVAL, "model: %s", text);
+  }
+}
+
+static void console_byte(void *user, uint32_t tid, uint8_t byte)
+{
+  simty__console_byte((simty_device *)user, tid, byte);
+}
+
+static int model_open(simty_device *dev, const char *rest)
+{
+  uint64_t warps = 4, lanes = 4, code_size = SIMTY_DEFAULT_CODE_SIZE,
+           data_size = SIMTY_DEFAULT_DATA_SIZE;
+  if (*rest && *rest != '?')
+    return simty__fail(dev, SIMTY_EURI,
+                       "expected model[?warps=W&lanes=L&code_size=N"
+                       "&data_size=N], got 'model:%s'",
+                       rest);
+  const struct simty__uri_opt opts[] = {
+      {"warps", 1, SIMTY_MODEL_MAX_WARPS, &warps},
+      {"lanes", 1, SIMTY_MODEL_MAX_LANES, &lanes},
+      {"code_size", 4, SIMTY_CODE_WINDOW, &code_size},
+      {"data_size", 4, SIMTY_DATA_WINDOW, &data_size},
+  };
+  int e = simty__parse_opts(dev, *rest ? rest + 1 : rest, opts,
+                            sizeof(opts) / sizeof(opts[0]));
+  if (e)
+    return e;
+  struct simty_model_config config = {(unsigned)warps, (unsigned)lanes,
+                                      (uint32_t)code_size,
+                                      (uint32_t)data_size};
+  simty_model *m = NULL;
+  e = simty_model_create(&config, &m);
+  if (e == SIMTY_MODEL_NOMEM)
+    return simty__fail(dev, SIMTY_ENOMEM, "model: out of memory");
+  if (e)
+    return simty__fail(dev, SIMTY_EURI,
+                       "model: bad configuration %" PRIu64 "x%" PRIu64
+                       " (powers of two), code %" PRIu64 ", data %" PRIu64
+                       " (multiples of 4)",
+                       warps, lanes, code_size, data_size);
+  dev->impl = m;
+  simty_model_get_config(m, &config);
+  simty_model_set_console(m, console_byte, dev);
+  struct simty_device_info *in = &dev->info;
+  in->warps = config.warps;
+  in->lanes = config.lanes;
+  in->code_base = SIMTY_CODE_BASE;
+  in->code_size = config.code_size;
+  in->data_base = SIMTY_DATA_BASE;
+  in->data_size = config.data_size;
+  in->counter_count = SIMTY_CTR_COUNT;
+  return 0;
+}
+
+static void model_close(simty_device *dev)
+{
+  simty_model_destroy(model_of(dev));
+  dev->impl = NULL;
+}
+
+static int model_write(simty_device *dev, uint32_t addr, const void *src,
+                       size_t len)
+{
+  return map_error(dev, simty_model_write(model_of(dev), addr, src, len));
+}
+
+static int model_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
+{
+  return map_error(dev, simty_model_read(model_of(dev), addr, dst, len));
+}
+
+static int model_launch(simty_device *dev, const struct simty__launch *l)
+{
+  struct simty_model_launch_params p = {
+      .entry = l->entry,
+      .nthreads = l->nthreads,
+      .args = l->args,
+      .stack_log2 = l->stack_log2,
+      .max_cycles = l->timeout_cycles,
+      .data_end = l->data_end,
+  };
+  return map_error(dev, simty_model_launch(model_of(dev), &p));
+}
+
+static int model_wait(simty_device *dev, uint64_t deadline_ns,
+                      struct simty__status *st)
+{
+  simty_model *m = model_of(dev);
+  int status;
+  for (;;) {
+    status = simty_model_run(m, SLICE_CYCLES);
+    if (status < 0)
+      return map_error(dev, status);
+    if (status != SIMTY_MODEL_RUNNING || simty__now_ns() >= deadline_ns)
+      break;
+  }
+  st->state = status == SIMTY_MODEL_RUNNING   ? SIMTY__RUNNING
+              : status == SIMTY_MODEL_FAULTED ? SIMTY__FAULT
+              : status == SIMTY_MODEL_DONE    ? SIMTY__DONE
+                                              : SIMTY__IDLE;
+  struct simty_model_fault f;
+  simty_model_get_fault(m, &f);
+  st->fault.cause = f.cause;
+  st->fault.pc = f.pc;
+  st->fault.hart = f.hart;
+  st->fault.tid = f.tid;
+  st->fault.addr = f.addr;
+  return 0;
+}
+
+static int model_abort(simty_device *dev)
+{
+  simty_model_abort(model_of(dev));
+  return 0;
+}
+
+static int model_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
+{
+  simty_model_counters(model_of(dev), out);
+  return 0;
+}
+
+const struct simty__backend simty__backend_model = {
+    .scheme = "model",
+    .open = model_open,
+    .close = model_close,
+    .write = model_write,
+    .read = model_read,
+    .launch = model_launch,
+    .wait = model_wait,
+    .abort = model_abort,
+    .counters = model_counters,
+};

@@ -1,0 +1,178 @@
+/*
+ * simty_internal.h - private to the host library: the device handle, the
+ * backend table every transport implements, the allocator and helpers.
+ *
+ * Public API calls (simty_device.c, simty_kernel.c) validate arguments,
+ * take the device lock, and call the backend through `struct
+ * simty__backend`. The link backends (sim, tcp, ftdi, usb) share one
+ * protocol client (simty_proto_client.c); `model` maps each entry straight
+ * onto the reference model library.
+ */
+#ifndef SIMTY_INTERNAL_H
+#define SIMTY_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "simty.h"
+#include "simty_elf.h"
+
+/* ---- Allocator: first fit from the top of an arena, 16-byte grain ---- */
+
+struct simty__block {
+  uint32_t addr;
+  uint32_t size;
+};
+
+struct simty__alloc {
+  uint32_t lo, hi;             /* arena [lo, hi) */
+  struct simty__block *blocks; /* live blocks sorted by address */
+  size_t count, cap;
+};
+
+void simty__alloc_init(struct simty__alloc *a, uint32_t lo, uint32_t hi);
+void simty__alloc_destroy(struct simty__alloc *a);
+/* 0, SIMTY_EINVAL (size 0), SIMTY_ENOSPC, SIMTY_ENOMEM. */
+int simty__alloc_get(struct simty__alloc *a, uint64_t size, uint32_t *addr);
+/* 0, SIMTY_EINVAL (not the start of a live block). */
+int simty__alloc_put(struct simty__alloc *a, uint32_t addr);
+/* Lowest live address (hi when empty) and highest live end (lo when
+ * empty). */
+uint32_t simty__alloc_low(const struct simty__alloc *a);
+uint32_t simty__alloc_high(const struct simty__alloc *a);
+
+/* ---- Launch state seen by the backends ---- */
+
+struct simty__launch {
+  uint32_t entry;
+  uint32_t nthreads;
+  uint32_t args;
+  uint32_t data_end; /* highest kernel or allocated data byte + 1 */
+  unsigned stack_log2;
+  uint64_t timeout_cycles;
+};
+
+enum simty__state {
+  SIMTY__IDLE = 0,
+  SIMTY__RUNNING = 1,
+  SIMTY__DONE = 2,
+  SIMTY__FAULT = 3,
+};
+
+struct simty__status {
+  enum simty__state state;
+  struct simty_fault fault;
+};
+
+/* ---- Backend table ----
+ * Every entry returns 0 or a negative simty_error, leaving a detail with
+ * simty__fail(). Addresses and lengths are already range-checked against
+ * dev->info. Deadlines are CLOCK_MONOTONIC nanoseconds (simty__now_ns());
+ * 0 means "poll once". */
+struct simty__backend {
+  const char *scheme;
+  /* Open the device named by `rest` (the URI after "scheme" and an
+   * optional "://" or ":"), store private state in dev->impl and fill
+   * dev->info. */
+  int (*open)(simty_device *dev, const char *rest);
+  void (*close)(simty_device *dev);
+  int (*write)(simty_device *dev, uint32_t addr, const void *src,
+               size_t len);
+  int (*read)(simty_device *dev, uint32_t addr, void *dst, size_t len);
+  int (*launch)(simty_device *dev, const struct simty__launch *launch);
+  /* Progress the launch until it ends or the deadline passes; feed
+   * console bytes to simty__console_byte(). Fills *st (state RUNNING when
+   * the deadline passed first). */
+  int (*wait)(simty_device *dev, uint64_t deadline_ns,
+              struct simty__status *st);
+  int (*abort)(simty_device *dev);
+  int (*counters)(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT]);
+};
+
+extern const struct simty__backend simty__backend_model;
+extern const struct simty__backend simty__backend_sim;
+extern const struct simty__backend simty__backend_tcp;
+extern const struct simty__backend simty__backend_ftdi;
+extern const struct simty__backend simty__backend_usb;
+
+/* ---- Device console line buffers (one per thread with pending bytes) ---- */
+
+struct simty__line {
+  uint32_t tid;
+  int used;
+  char *text;
+  size_t len, cap;
+};
+
+struct simty__console {
+  struct simty__line *slots; /* open addressing on tid */
+  size_t nslots, nused;
+  simty_console_fn fn;
+  void *user;
+};
+
+/* ---- The device handle ---- */
+
+struct simty_device {
+  pthread_mutex_t lock;
+  const struct simty__backend *backend;
+  void *impl; /* backend state */
+  char uri[256];
+  struct simty_device_info info;
+  char error[512]; /* last error detail */
+
+  struct simty__alloc heap;
+  unsigned default_stack_log2;
+
+  /* The kernel loaded last (its layout survives its handle). */
+  uint64_t load_generation;
+  uint32_t kernel_data_end; /* 0: none loaded */
+  struct simty_kernel **kernels; /* live handles, detached at close */
+  size_t nkernels, kernels_cap;
+
+  uint32_t args_block; /* device copy of the last argument block, 0: none */
+  int launched;        /* a launch was started and not yet seen to end */
+  int ever_launched;
+  struct simty_fault last_fault;
+
+  struct simty__console console;
+  simty_progress_fn progress;
+  void *progress_user;
+};
+
+struct simty_kernel {
+  simty_device *dev; /* NULL once the device is closed */
+  uint64_t generation;
+  struct simty_elf elf;
+};
+
+/* ---- Helpers ---- */
+
+/* Record a detail for dev (or the thread's open error when dev is NULL)
+ * and return `code`. */
+int simty__fail(simty_device *dev, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+uint64_t simty__now_ns(void);
+/* Deadline timeout_ms from now; SIMTY_WAIT_FOREVER gives UINT64_MAX. */
+uint64_t simty__deadline_ms(int timeout_ms);
+void simty__console_byte(simty_device *dev, uint32_t tid, uint8_t byte);
+void simty__console_flush(simty_device *dev);
+void simty__progress(simty_device *dev, uint64_t done, uint64_t total);
+/* Range check [addr, addr + len) against populated CODE or DATA. */
+int simty__check_range(simty_device *dev, uint32_t addr, uint64_t len,
+                       const char *what);
+/* Top of DATA minus every hardware thread's stack. */
+uint32_t simty__stack_bottom(const simty_device *dev, unsigned stack_log2);
+
+/* Parse "key=value&key=value" options (after '?') into unsigned values;
+ * unknown keys or bad numbers are an SIMTY_EURI error on dev. */
+struct simty__uri_opt {
+  const char *key;
+  uint64_t min, max;
+  uint64_t *value;
+};
+int simty__parse_opts(simty_device *dev, const char *query,
+                      const struct simty__uri_opt *opts, size_t nopts);
+
+#endif /* SIMTY_INTERNAL_H */

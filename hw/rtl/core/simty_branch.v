@@ -1,0 +1,165 @@
+// simty_branch: branch unit (membership stage). Builds the one or two paths
+// an instruction leaves behind: split on a divergent conditional branch,
+// serialization of an indirect jump (lanes with the leader's target go on,
+// the others replay), memory replay, thread exit; applies the call-depth
+// rule and raises the control-flow faults.
+`default_nettype none
+
+module simty_branch #(
+  parameter integer LANES = 4,
+  parameter integer LANE_BITS = 2
+) (
+  input  wire [LANES-1:0]     mask_i,
+  input  wire [LANE_BITS-1:0] leader_i,
+  input  wire [29:0]          pc_i,        // word address
+  input  wire [7:0]           depth_i,
+  input  wire                 oor_i,       // fetched outside CODE
+  input  wire [31:0]          word_i,
+  input  wire                 branch_i,
+  input  wire [2:0]           br_f3_i,
+  input  wire                 jal_i,
+  input  wire                 jalr_i,
+  input  wire                 mem_i,
+  input  wire                 ecall_i,
+  input  wire                 ebreak_i,
+  input  wire                 illegal_i,
+  input  wire                 call_i,
+  input  wire                 ret_i,
+  input  wire [31:0]          imm_i,
+  input  wire [LANES-1:0]     eq_i,
+  input  wire [LANES-1:0]     lt_i,
+  input  wire [LANES-1:0]     ltu_i,
+  input  wire [32*LANES-1:0]  res_i,       // per-lane a + imm (jalr)
+  input  wire [LANES-1:0]     served_i,    // memory: lanes served
+  output reg                  x_valid_o,
+  output reg  [29:0]          x_pc_o,
+  output reg  [7:0]           x_depth_o,
+  output reg  [LANES-1:0]     x_mask_o,
+  output reg                  y_valid_o,
+  output reg  [29:0]          y_pc_o,
+  output reg  [7:0]           y_depth_o,
+  output reg  [LANES-1:0]     y_mask_o,
+  output reg  [LANES-1:0]     retire_o,
+  output reg                  fault_o,
+  output reg  [3:0]           fault_cause_o,
+  output reg  [LANE_BITS-1:0] fault_lane_o,
+  output reg  [31:0]          fault_addr_o,
+  output wire                 divergent_o,
+  output wire                 replay_ind_o,
+  output wire                 replay_mem_o
+);
+`include "simty_arch.vh"
+
+  wire [29:0] pc4 = pc_i + 30'd1;
+  wire [31:0] rel = {pc_i, 2'b00} + imm_i;   // branch / jal target
+
+  // depth after a call or return, saturating
+  reg [7:0] dnext;
+  always @* begin
+    dnext = depth_i;
+    if (call_i && depth_i != 8'hff) dnext = depth_i + 8'd1;
+    else if (ret_i && depth_i != 8'h00) dnext = depth_i - 8'd1;
+  end
+
+  reg [LANES-1:0] cond;
+  reg [LANES-1:0] same;
+  reg [31:0]      t_lead, t_l;
+  integer l;
+  always @* begin
+    t_lead = res_i[32*leader_i +: 32] & 32'hffff_fffe;
+    for (l = 0; l < LANES; l = l + 1) begin
+      case (br_f3_i)
+        3'd0: cond[l] = eq_i[l];
+        3'd1: cond[l] = !eq_i[l];
+        3'd4: cond[l] = lt_i[l];
+        3'd5: cond[l] = !lt_i[l];
+        3'd6: cond[l] = ltu_i[l];
+        default: cond[l] = !ltu_i[l];
+      endcase
+      t_l     = res_i[32*l +: 32] & 32'hffff_fffe;
+      same[l] = mask_i[l] && t_l == t_lead;
+    end
+  end
+
+  wire [LANES-1:0] taken = cond & mask_i;
+  reg  [LANE_BITS-1:0] taken_low;
+  always @* begin
+    taken_low = {LANE_BITS{1'b0}};
+    for (l = LANES - 1; l >= 0; l = l - 1)
+      if (taken[l]) taken_low = l[LANE_BITS-1:0];
+  end
+
+  assign divergent_o  = branch_i && taken != {LANES{1'b0}} && taken != mask_i;
+  assign replay_ind_o = jalr_i && same != mask_i;
+  assign replay_mem_o = mem_i && served_i != mask_i;
+
+  always @* begin
+    x_valid_o = 1'b1;
+    x_pc_o    = pc4;
+    x_depth_o = depth_i;
+    x_mask_o  = mask_i;
+    y_valid_o = 1'b0;
+    y_pc_o    = pc4;
+    y_depth_o = depth_i;
+    y_mask_o  = mask_i & ~taken;
+    retire_o  = mask_i;
+    fault_o       = 1'b0;
+    fault_cause_o = SIMTY_FAULT_NONE;
+    fault_lane_o  = leader_i;
+    fault_addr_o  = 32'd0;
+    if (oor_i) begin
+      fault_o       = 1'b1;
+      fault_cause_o = SIMTY_FAULT_FETCH_OUT_OF_RANGE;
+      fault_addr_o  = {pc_i, 2'b00};
+    end else if (illegal_i) begin
+      fault_o       = 1'b1;
+      fault_cause_o = SIMTY_FAULT_ILLEGAL_INSTRUCTION;
+      fault_addr_o  = word_i;
+    end else if (ebreak_i) begin
+      fault_o       = 1'b1;
+      fault_cause_o = SIMTY_FAULT_EBREAK;
+    end else if (ecall_i) begin
+      x_valid_o = 1'b0;                       // the threads end
+    end else if (branch_i) begin
+      if (taken != {LANES{1'b0}}) begin
+        if (rel[1:0] != 2'b00) begin
+          fault_o       = 1'b1;
+          fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
+          fault_lane_o  = taken_low;
+          fault_addr_o  = rel;
+        end
+        x_pc_o    = rel[31:2];
+        x_mask_o  = taken;
+        y_valid_o = taken != mask_i;
+      end
+    end else if (jal_i) begin
+      if (rel[1:0] != 2'b00) begin
+        fault_o       = 1'b1;
+        fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
+        fault_addr_o  = rel;
+      end
+      x_pc_o    = rel[31:2];
+      x_depth_o = dnext;
+    end else if (jalr_i) begin
+      if (t_lead[1]) begin
+        fault_o       = 1'b1;
+        fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
+        fault_addr_o  = t_lead;
+      end
+      x_pc_o    = t_lead[31:2];
+      x_depth_o = dnext;
+      x_mask_o  = same;
+      retire_o  = same;
+      y_valid_o = same != mask_i;
+      y_pc_o    = pc_i;
+      y_mask_o  = mask_i & ~same;
+    end else if (mem_i) begin
+      x_mask_o  = served_i;
+      retire_o  = served_i;
+      y_valid_o = served_i != mask_i;
+      y_pc_o    = pc_i;
+      y_mask_o  = mask_i & ~served_i;
+    end
+  end
+
+endmodule

@@ -1,0 +1,149 @@
+// simty_decode: full decode (operand-collect stage 2). Strict RV32I plus the
+// read-only CSR forms of docs/architecture.md section 2: every other
+// encoding is illegal and faults if a path executes it.
+`default_nettype none
+
+module simty_decode (
+  input  wire [31:0] word_i,
+  output reg  [3:0]  alu_op_o,    // SIMTY ALU operation (simty_alu)
+  output reg         a_pc_o,      // first ALU operand is the pc (auipc)
+  output reg         b_imm_o,     // second ALU operand is the immediate
+  output reg  [31:0] imm_o,
+  output reg  [1:0]  res_sel_o,   // 0 ALU, 1 pc + 4 (link), 2 CSR
+  output reg  [2:0]  csr_sel_o,
+  output reg         branch_o,
+  output reg         jal_o,
+  output reg         jalr_o,
+  output reg         load_o,
+  output reg         store_o,
+  output reg  [1:0]  size_o,      // 0 byte, 1 half, 2 word
+  output reg         uns_o,       // zero-extending load
+  output reg         ecall_o,
+  output reg         ebreak_o,
+  output reg         illegal_o,
+  output reg         call_o,      // jal/jalr with rd = ra
+  output reg         ret_o        // jalr x0, 0(ra) family: rd = x0, rs1 = ra
+);
+`include "simty_arch.vh"
+
+  localparam [3:0] ADD = 4'd0, SUB = 4'd1, SLL = 4'd2, SLT = 4'd3,
+                   SLTU = 4'd4, XOR = 4'd5, SRL = 4'd6, SRA = 4'd7,
+                   OR = 4'd8, AND = 4'd9;
+
+  wire [6:0]  opc = word_i[6:0];
+  wire [2:0]  f3  = word_i[14:12];
+  wire [6:0]  f7  = word_i[31:25];
+  wire [4:0]  rd  = word_i[11:7];
+  wire [4:0]  rs1 = word_i[19:15];
+  wire [11:0] csr = word_i[31:20];
+
+  wire [31:0] imm_i = {{20{word_i[31]}}, word_i[31:20]};
+  wire [31:0] imm_s = {{20{word_i[31]}}, word_i[31:25], word_i[11:7]};
+  wire [31:0] imm_b = {{19{word_i[31]}}, word_i[31], word_i[7],
+                       word_i[30:25], word_i[11:8], 1'b0};
+  wire [31:0] imm_u = {word_i[31:12], 12'd0};
+  wire [31:0] imm_j = {{11{word_i[31]}}, word_i[31], word_i[19:12],
+                       word_i[20], word_i[30:21], 1'b0};
+
+  reg [3:0] op_f3;
+  always @* begin
+    case (f3)
+      3'd0: op_f3 = ADD;
+      3'd1: op_f3 = SLL;
+      3'd2: op_f3 = SLT;
+      3'd3: op_f3 = SLTU;
+      3'd4: op_f3 = XOR;
+      3'd5: op_f3 = SRL;
+      3'd6: op_f3 = OR;
+      default: op_f3 = AND;
+    endcase
+  end
+
+  reg csr_ok;
+  always @* begin
+    csr_ok    = 1'b1;
+    csr_sel_o = 3'd0;
+    case (csr)
+      SIMTY_CSR_MHARTID:    csr_sel_o = 3'd0;
+      SIMTY_CSR_TID:        csr_sel_o = 3'd1;
+      SIMTY_CSR_NTHREADS:   csr_sel_o = 3'd2;
+      SIMTY_CSR_LANES:      csr_sel_o = 3'd3;
+      SIMTY_CSR_WARPS:      csr_sel_o = 3'd4;
+      SIMTY_CSR_ARGS:       csr_sel_o = 3'd5;
+      SIMTY_CSR_STACK_TOP:  csr_sel_o = 3'd6;
+      SIMTY_CSR_STACK_LOG2: csr_sel_o = 3'd7;
+      default:              csr_ok = 1'b0;
+    endcase
+  end
+
+  always @* begin
+    alu_op_o  = ADD;
+    a_pc_o    = 1'b0;
+    b_imm_o   = 1'b1;
+    imm_o     = imm_i;
+    res_sel_o = 2'd0;
+    branch_o  = 1'b0;
+    jal_o     = 1'b0;
+    jalr_o    = 1'b0;
+    load_o    = 1'b0;
+    store_o   = 1'b0;
+    size_o    = f3[1:0];
+    uns_o     = f3[2];
+    ecall_o   = 1'b0;
+    ebreak_o  = 1'b0;
+    illegal_o = 1'b0;
+    case (opc)
+      7'b0110111: imm_o = imm_u;                           // LUI: 0 + imm
+      7'b0010111: begin a_pc_o = 1'b1; imm_o = imm_u; end  // AUIPC
+      7'b1101111: begin jal_o = 1'b1; imm_o = imm_j; res_sel_o = 2'd1; end
+      7'b1100111: begin
+        jalr_o = 1'b1;
+        res_sel_o = 2'd1;
+        illegal_o = f3 != 3'd0;
+      end
+      7'b1100011: begin
+        branch_o  = 1'b1;
+        imm_o     = imm_b;
+        b_imm_o   = 1'b0;
+        alu_op_o  = SUB;
+        illegal_o = f3 == 3'd2 || f3 == 3'd3;
+      end
+      7'b0000011: begin
+        load_o    = 1'b1;
+        illegal_o = f3 == 3'd3 || f3 == 3'd6 || f3 == 3'd7;
+      end
+      7'b0100011: begin
+        store_o   = 1'b1;
+        imm_o     = imm_s;
+        illegal_o = f3 > 3'd2;
+      end
+      7'b0010011: begin
+        alu_op_o = op_f3;
+        if (f3 == 3'd1) illegal_o = f7 != 7'd0;
+        if (f3 == 3'd5) begin
+          alu_op_o  = f7[5] ? SRA : SRL;
+          illegal_o = f7 != 7'd0 && f7 != 7'h20;
+        end
+      end
+      7'b0110011: begin
+        b_imm_o  = 1'b0;
+        alu_op_o = op_f3;
+        if (f7 == 7'h20 && f3 == 3'd0) alu_op_o = SUB;
+        else if (f7 == 7'h20 && f3 == 3'd5) alu_op_o = SRA;
+        else if (f7 != 7'd0) illegal_o = 1'b1;
+      end
+      7'b0001111: illegal_o = f3 > 3'd1;                   // FENCE(.I): nop
+      7'b1110011: begin
+        res_sel_o = 2'd2;
+        if (word_i == 32'h0000_0073) ecall_o = 1'b1;
+        else if (word_i == 32'h0010_0073) ebreak_o = 1'b1;
+        else illegal_o = !(f3 == 3'd2 || f3 == 3'd3 || f3 == 3'd6 ||
+                           f3 == 3'd7) || rs1 != 5'd0 || !csr_ok;
+      end
+      default: illegal_o = 1'b1;
+    endcase
+    call_o = (jal_o || jalr_o) && rd == 5'd1;
+    ret_o  = jalr_o && rd == 5'd0 && rs1 == 5'd1;
+  end
+
+endmodule

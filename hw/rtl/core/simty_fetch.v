@@ -1,0 +1,111 @@
+// simty_fetch: pipeline stage 2, fetch and predecode. Receives the word read
+// from instruction memory, finds which registers it reads and writes (fixed
+// fields in RV32I) and fills the warp's instruction buffer entry, unless a
+// redirect made the fetch stale.
+`default_nettype none
+
+module simty_fetch #(
+  parameter integer WARPS = 4,
+  parameter integer WARP_BITS = 2,
+  parameter integer EPOCH_BITS = 3,
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_i,
+  input  wire                  fs_valid_i,
+  input  wire [WARP_BITS-1:0]  fs_warp_i,
+  input  wire [29:0]           fs_pc_i,
+  input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,
+  input  wire                  redir_valid_i,  // same cycle redirect kills
+  input  wire [WARP_BITS-1:0]  redir_warp_i,
+  output wire                  imem_en_o,
+  output wire [31:0]           imem_addr_o,
+  input  wire [31:0]           imem_rdata_i,
+  output wire                  fe_busy_o,      // a fetch is in this stage
+  output wire [WARP_BITS-1:0]  fe_warp_o,
+  // Instruction buffer fill
+  output wire                  ib_we_o,
+  output wire [WARP_BITS-1:0]  ib_warp_o,
+  output wire [29:0]           ib_pc_o,
+  output wire [31:0]           ib_word_o,
+  output wire                  ib_oor_o,       // pc outside populated CODE
+  output wire [EPOCH_BITS-1:0] ib_epoch_o,
+  output wire [4:0]            ib_rs1_o,
+  output wire [4:0]            ib_rs2_o,
+  output wire [4:0]            ib_rd_o,
+  output reg                   ib_use1_o,
+  output reg                   ib_use2_o,
+  output reg                   ib_wr_o
+);
+`include "simty_arch.vh"
+
+  // A fetch outside CODE never reaches memory; it becomes a fault only if
+  // the path really executes there (membership validates it).
+  wire [31:0] fs_byte = {fs_pc_i, 2'b00};
+  wire [31:0] fs_off  = fs_byte - SIMTY_CODE_BASE;
+  wire        fs_oor  = fs_off >= CODE_SIZE;
+
+  assign imem_en_o   = fs_valid_i && !fs_oor;
+  assign imem_addr_o = fs_byte;
+
+  reg                  valid_q;
+  reg [WARP_BITS-1:0]  warp_q;
+  reg [29:0]           pc_q;
+  reg                  oor_q;
+  reg [EPOCH_BITS-1:0] epoch_q;
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      valid_q <= 1'b0;
+    end else begin
+      valid_q <= fs_valid_i;
+    end
+    warp_q  <= fs_warp_i;
+    pc_q    <= fs_pc_i;
+    oor_q   <= fs_oor;
+    epoch_q <= epoch_i[fs_warp_i*EPOCH_BITS +: EPOCH_BITS];
+  end
+
+  wire [31:0] word = oor_q ? 32'h0000_0013 : imem_rdata_i;  // nop if oor
+  wire [6:0]  opc  = word[6:0];
+  wire        cur_epoch_ok = epoch_i[warp_q*EPOCH_BITS +: EPOCH_BITS] == epoch_q;
+  wire        killed = redir_valid_i && redir_warp_i == warp_q;
+
+  assign fe_busy_o  = valid_q;
+  assign fe_warp_o  = warp_q;
+  assign ib_we_o    = valid_q && cur_epoch_ok && !killed;
+  assign ib_warp_o  = warp_q;
+  assign ib_pc_o    = pc_q;
+  assign ib_word_o  = word;
+  assign ib_oor_o   = oor_q;
+  assign ib_epoch_o = epoch_q;
+  assign ib_rs1_o   = word[19:15];
+  assign ib_rs2_o   = word[24:20];
+  assign ib_rd_o    = word[11:7];
+
+  // Predecode: which operands come from registers. x0 is never read from
+  // the banks (it is forced to zero) nor written.
+  reg r1, r2, wr;
+  always @* begin
+    r1 = 1'b0;
+    r2 = 1'b0;
+    wr = 1'b0;
+    case (opc)
+      7'b0110011: begin r1 = 1'b1; r2 = 1'b1; wr = 1'b1; end  // OP
+      7'b0010011: begin r1 = 1'b1; wr = 1'b1; end             // OP-IMM
+      7'b0000011: begin r1 = 1'b1; wr = 1'b1; end             // LOAD
+      7'b0100011: begin r1 = 1'b1; r2 = 1'b1; end             // STORE
+      7'b1100011: begin r1 = 1'b1; r2 = 1'b1; end             // BRANCH
+      7'b1100111: begin r1 = 1'b1; wr = 1'b1; end             // JALR
+      7'b1101111: wr = 1'b1;                                   // JAL
+      7'b0110111: wr = 1'b1;                                   // LUI
+      7'b0010111: wr = 1'b1;                                   // AUIPC
+      7'b1110011: wr = word[14:12] != 3'b000;                  // CSR read
+      default: ;
+    endcase
+    ib_use1_o = r1 && word[19:15] != 5'd0;
+    ib_use2_o = r2 && word[24:20] != 5'd0;
+    ib_wr_o   = wr && word[11:7] != 5'd0;
+  end
+
+endmodule

@@ -1,0 +1,88 @@
+// simty_fetch_steer: pipeline stage 1, fetch steering. Picks a warp round
+// robin, reads its speculative pc and predicts the next one (pc + 4); the
+// membership stage redirects a warp when its hot path goes elsewhere.
+`default_nettype none
+
+module simty_fetch_steer #(
+  parameter integer WARPS = 4,
+  parameter integer WARP_BITS = 2,
+  parameter integer EPOCH_BITS = 3
+) (
+  input  wire                  clk_i,
+  input  wire                  rst_i,
+  input  wire [WARPS-1:0]      elig_i,        // may fetch this cycle
+  // Redirect from membership (a busy warp) and dispatch (an idle warp):
+  // never the same warp in one cycle.
+  input  wire                  redir_valid_i,
+  input  wire [WARP_BITS-1:0]  redir_warp_i,
+  input  wire [29:0]           redir_pc_i,
+  input  wire                  disp_valid_i,
+  input  wire [WARP_BITS-1:0]  disp_warp_i,
+  input  wire [29:0]           disp_pc_i,
+  output reg                   fs_valid_o,
+  output reg  [WARP_BITS-1:0]  fs_warp_o,
+  output reg  [29:0]           fs_pc_o,       // word address
+  output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
+);
+
+  reg [29:0]           spc_q   [0:WARPS-1];
+  reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
+  localparam [WARP_BITS-1:0] WMASK = WARPS - 1;
+  reg [WARP_BITS-1:0]  last_q;
+
+  // Round robin: the first eligible warp after the last one picked.
+  integer k;
+  reg [WARP_BITS-1:0] idx;
+  always @* begin
+    fs_valid_o = 1'b0;
+    fs_warp_o  = last_q;
+    for (k = 1; k <= WARPS; k = k + 1) begin
+      idx = (last_q + k[WARP_BITS-1:0]) & WMASK;
+      if (!fs_valid_o && elig_i[idx]) begin
+        fs_valid_o = 1'b1;
+        fs_warp_o  = idx;
+      end
+    end
+    fs_pc_o = spc_q[fs_warp_o];
+  end
+
+  genvar w;
+  generate
+    for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
+      wire redir_here = redir_valid_i && redir_warp_i == w;
+      wire disp_here  = disp_valid_i && disp_warp_i == w;
+      wire fetch_here = fs_valid_o && fs_warp_o == w;
+      reg [29:0]           spc_d;
+      reg [EPOCH_BITS-1:0] epoch_d;
+      always @* begin
+        spc_d   = spc_q[w];
+        epoch_d = epoch_q[w];
+        if (disp_here) begin
+          spc_d   = disp_pc_i;
+          epoch_d = epoch_q[w] + 1'b1;
+        end else if (redir_here) begin
+          spc_d   = redir_pc_i;
+          epoch_d = epoch_q[w] + 1'b1;
+        end else if (fetch_here) begin
+          spc_d   = spc_q[w] + 30'd1;
+        end
+      end
+      always @(posedge clk_i) begin
+        if (rst_i) begin
+          spc_q[w]   <= 30'd0;
+          epoch_q[w] <= {EPOCH_BITS{1'b0}};
+        end else begin
+          spc_q[w]   <= spc_d;
+          epoch_q[w] <= epoch_d;
+        end
+      end
+      assign epoch_o[w*EPOCH_BITS +: EPOCH_BITS] = epoch_q[w];
+    end
+  endgenerate
+
+  always @(posedge clk_i) begin
+    if (rst_i) last_q <= {WARP_BITS{1'b0}};
+    else if (fs_valid_o) last_q <= fs_warp_o;
+  end
+
+endmodule

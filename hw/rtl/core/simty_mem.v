@@ -1,0 +1,111 @@
+// simty_mem: memory arbiter and coalescer (membership stage). Checks every
+// lane's address (alignment, then range; the lowest bad lane faults), picks
+// the leader (lowest lane) and serves the lanes whose address lies in the
+// leader's line of LANES words in one transaction, merging store bytes with
+// the higher lane winning. The other lanes replay (docs/architecture.md 3).
+`default_nettype none
+
+module simty_mem #(
+  parameter integer LANES = 4,
+  parameter integer LANE_BITS = 2,
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+) (
+  input  wire                  valid_i,     // executes this cycle
+  input  wire [LANES-1:0]      mask_i,
+  input  wire [LANE_BITS-1:0]  leader_i,
+  input  wire                  load_i,
+  input  wire                  store_i,
+  input  wire [1:0]            size_i,
+  input  wire [32*LANES-1:0]   addr_i,
+  input  wire [32*LANES-1:0]   sdata_i,
+  output reg                   fault_o,
+  output reg  [3:0]            fault_cause_o,
+  output reg  [LANE_BITS-1:0]  fault_lane_o,
+  output reg  [31:0]           fault_addr_o,
+  output reg  [LANES-1:0]      served_o,
+  output wire                  console_o,   // the transaction is the console
+  output wire                  dmem_en_o,
+  output wire [31:0]           dmem_addr_o,
+  output reg  [4*LANES-1:0]    dmem_be_o,
+  output reg  [32*LANES-1:0]   dmem_wdata_o
+);
+`include "simty_arch.vh"
+
+  localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
+  localparam [31:0]  WORD_MASK  = LANES - 1;
+
+  wire [31:0] lead_addr = addr_i[32*leader_i +: 32];
+  wire [31:0] lead_line = lead_addr >> LINE_SHIFT;
+
+  reg [LANES-1:0] mis, bad;
+  reg [31:0]      a, off_d, off_c;
+  reg [31:0]      last_d, last_c;
+  integer l;
+  always @* begin
+    case (size_i)
+      2'd0: begin last_d = DATA_SIZE - 32'd1; last_c = 32'd3; end
+      2'd1: begin last_d = DATA_SIZE - 32'd2; last_c = 32'd2; end
+      default: begin last_d = DATA_SIZE - 32'd4; last_c = 32'd0; end
+    endcase
+    fault_o       = 1'b0;
+    fault_lane_o  = {LANE_BITS{1'b0}};
+    fault_addr_o  = 32'd0;
+    fault_cause_o = SIMTY_FAULT_NONE;
+    served_o      = {LANES{1'b0}};
+    for (l = 0; l < LANES; l = l + 1) begin
+      a      = addr_i[32*l +: 32];
+      off_d  = a - SIMTY_DATA_BASE;
+      off_c  = a - SIMTY_CONSOLE_ADDR;
+      mis[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
+      bad[l] = mis[l] || !(off_d <= last_d || (store_i && off_c <= last_c));
+      served_o[l] = mask_i[l] && (a >> LINE_SHIFT) == lead_line;
+    end
+    // Lowest faulting lane: scan down so the lowest one is left.
+    for (l = LANES - 1; l >= 0; l = l - 1) begin
+      if (mask_i[l] && bad[l] && (load_i || store_i)) begin
+        fault_o      = 1'b1;
+        fault_lane_o = l[LANE_BITS-1:0];
+        fault_addr_o = addr_i[32*l +: 32];
+        if (mis[l]) fault_cause_o = load_i ? SIMTY_FAULT_MISALIGNED_LOAD
+                                           : SIMTY_FAULT_MISALIGNED_STORE;
+        else fault_cause_o = load_i ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
+                                    : SIMTY_FAULT_STORE_OUT_OF_RANGE;
+      end
+    end
+  end
+
+  wire [31:0] lead_off_c = lead_addr - SIMTY_CONSOLE_ADDR;
+  assign console_o   = store_i && lead_off_c < 32'd4;
+  assign dmem_en_o   = valid_i && (load_i || store_i) && !fault_o && !console_o;
+  assign dmem_addr_o = lead_line << LINE_SHIFT;
+
+  // Store merge: lanes in ascending order, so the higher lane's bytes win.
+  reg [31:0] sd;
+  reg [3:0]  be;
+  reg [31:0] widx;
+  integer j, b;
+  always @* begin
+    dmem_be_o    = {4*LANES{1'b0}};
+    dmem_wdata_o = {32*LANES{1'b0}};
+    for (l = 0; l < LANES; l = l + 1) begin
+      a    = addr_i[32*l +: 32];
+      widx = (a >> 2) & WORD_MASK;
+      case (size_i)
+        2'd0: begin sd = {4{sdata_i[32*l +: 8]}};  be = 4'b0001 << a[1:0]; end
+        2'd1: begin sd = {2{sdata_i[32*l +: 16]}}; be = a[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd = sdata_i[32*l +: 32]; be = 4'b1111; end
+      endcase
+      for (j = 0; j < LANES; j = j + 1) begin
+        if (dmem_en_o && store_i && served_o[l] && widx == j) begin
+          for (b = 0; b < 4; b = b + 1) begin
+            if (be[b]) begin
+              dmem_be_o[4*j + b]        = 1'b1;
+              dmem_wdata_o[32*j + 8*b +: 8] = sd[8*b +: 8];
+            end
+          end
+        end
+      end
+    end
+  end
+
+endmodule

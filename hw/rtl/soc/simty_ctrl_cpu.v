@@ -1,0 +1,309 @@
+// simty_ctrl_cpu.v - the SoC controller: a small multi-cycle RV32I hart
+// that runs the firmware (link protocol, kernel loads, warp dispatch).
+//
+// Built for few iCE40 LUTs rather than speed: one bus for fetch and data,
+// the register file in one block RAM read port (two EBRs), one ALU adder
+// plus a pc adder, and a shifter that moves 8 or 1 bits per cycle.
+//
+// Cycles per instruction, with a bus that answers one cycle after the
+// request (the SoC's block RAMs): 3 for I-type ALU, LUI, AUIPC, JAL, JALR;
+// 4 for register-register ALU and branches; +2 for the access of a load or
+// store (loads 5, stores 6); shifts 3 or 4 plus amount/8 + amount%8 + 1.
+//
+// No CSRs, no interrupts (the firmware polls). ecall, ebreak, any other
+// SYSTEM encoding, illegal encodings, a jump or taken branch to a
+// misaligned target and a misaligned load or store all stop the hart with
+// trap_o set until reset: the firmware never does these on purpose, so a
+// trap is a firmware bug and the SoC reports it rather than hiding it.
+//
+// Reset: synchronous, active high. x0 is never written and the register
+// file starts at zero (block RAM initial contents), so x0 reads 0.
+`default_nettype none
+
+module simty_ctrl_cpu #(
+  parameter [31:0] RESET_PC = 32'h0000_0000
+) (
+  input  wire        clk_i,
+  input  wire        rst_i,
+
+  // Bus: a request holds valid and every field until the cycle ready is
+  // high (ready may be high in the request's first cycle); read data is
+  // sampled in that cycle. Address is word aligned; wstrb 0 means read.
+  output wire        bus_valid_o,
+  output wire [31:0] bus_addr_o,
+  output wire [3:0]  bus_wstrb_o,
+  output wire [31:0] bus_wdata_o,
+  input  wire [31:0] bus_rdata_i,
+  input  wire        bus_ready_i,
+
+  output wire        trap_o,
+  output wire [2:0]  trap_cause_o,   // TRAP_* below
+  output wire [31:0] trap_pc_o       // the trapping instruction
+);
+  localparam [2:0] TRAP_ECALL = 3'd1;
+  localparam [2:0] TRAP_EBREAK = 3'd2;
+  localparam [2:0] TRAP_ILLEGAL = 3'd3;
+  localparam [2:0] TRAP_MISALIGNED_JUMP = 3'd4;
+  localparam [2:0] TRAP_MISALIGNED_ACCESS = 3'd5;
+
+  localparam [2:0] S_FETCH = 3'd0;   // bus read of the instruction
+  localparam [2:0] S_RS1 = 3'd1;     // rs2 arrives, rs1 is read
+  localparam [2:0] S_EXEC = 3'd2;    // operands ready: ALU, branch, address
+  localparam [2:0] S_MEM = 3'd3;     // load or store on the bus
+  localparam [2:0] S_SHIFT = 3'd4;   // shift opb_q by shamt_q
+  localparam [2:0] S_TRAP = 3'd5;
+
+  reg [2:0]  state_q, state_d;
+  reg [31:0] pc_q, pc_d;
+  reg [31:0] addr_q, addr_d;    // the bus address: pc or load/store address
+  reg [31:0] ir_q, ir_d;
+  reg [31:0] opb_q, opb_d;      // rs2, then store data or the shift operand
+  reg [4:0]  shamt_q, shamt_d;
+  reg [2:0]  trap_cause_q, trap_cause_d;
+
+  // ---- Register file: one synchronous read port, one write port ----
+  // Every read that is used happens at least a cycle after the last
+  // write (writes end an instruction, reads start the next), so no
+  // read-during-write bypass is needed.
+  (* no_rw_check *)
+  reg [31:0] rf_q [0:31];
+  reg [31:0] rf_rdata_q;
+  reg [4:0]  rf_raddr;
+  reg        rf_we;
+  reg [31:0] rf_wdata;
+  wire [4:0] rd = ir_q[11:7];
+
+  integer i;
+  initial begin
+    for (i = 0; i < 32; i = i + 1) rf_q[i] = 32'd0;
+  end
+
+  always @(posedge clk_i) begin
+    rf_rdata_q <= rf_q[rf_raddr];
+    if (rf_we) rf_q[rd] <= rf_wdata;
+  end
+
+  // Register-register, branch and store formats need rs2: it is read in
+  // the fetch cycle and rs1 one cycle later, so that rs1 always comes
+  // straight from the RAM into the ALU in S_EXEC.
+  wire [4:0] fetch_opc = bus_rdata_i[6:2];
+  wire fetch_needs_rs2 = (fetch_opc == 5'b01100) | (fetch_opc == 5'b11000) |
+                         (fetch_opc == 5'b01000);
+
+  // ---- Decode of ir_q ----
+  wire [4:0] opc = ir_q[6:2];
+  wire [2:0] f3 = ir_q[14:12];
+  wire [6:0] f7 = ir_q[31:25];
+  wire is_load = opc == 5'b00000;
+  wire is_fence = opc == 5'b00011;
+  wire is_opimm = opc == 5'b00100;
+  wire is_auipc = opc == 5'b00101;
+  wire is_store = opc == 5'b01000;
+  wire is_op = opc == 5'b01100;
+  wire is_lui = opc == 5'b01101;
+  wire is_branch = opc == 5'b11000;
+  wire is_jalr = opc == 5'b11001;
+  wire is_jal = opc == 5'b11011;
+  wire is_system = opc == 5'b11100;
+  wire is_alu = is_op | is_opimm;
+  wire is_shift = is_alu & (f3[1:0] == 2'b01);
+  wire is_jump = is_jal | is_jalr;
+
+  wire f7_zero = f7 == 7'b0000000;
+  wire f7_alt = f7 == 7'b0100000;
+  reg legal;
+  always @* begin
+    case (1'b1)
+      is_load: legal = (f3 != 3'b011) & (f3[2:1] != 2'b11);
+      is_store: legal = ~f3[2] & (f3[1:0] != 2'b11);
+      is_branch: legal = f3[2:1] != 2'b01;
+      is_jalr: legal = f3 == 3'b000;
+      is_op: legal = f7_zero | (f7_alt & (f3 == 3'b000 | f3 == 3'b101));
+      is_opimm: legal = f3 == 3'b001 ? f7_zero :
+                        f3 == 3'b101 ? (f7_zero | f7_alt) : 1'b1;
+      is_fence: legal = f3[2:1] == 2'b00;
+      is_auipc, is_lui, is_jal: legal = 1'b1;
+      default: legal = 1'b0;   // SYSTEM traps too, with its own cause
+    endcase
+    if (ir_q[1:0] != 2'b11) legal = 1'b0;
+  end
+
+  wire [31:0] imm_i = {{21{ir_q[31]}}, ir_q[30:20]};
+  wire [31:0] imm_s = {{21{ir_q[31]}}, ir_q[30:25], ir_q[11:7]};
+  wire [31:0] imm_b = {{20{ir_q[31]}}, ir_q[7], ir_q[30:25], ir_q[11:8], 1'b0};
+  wire [31:0] imm_u = {ir_q[31:12], 12'b0};
+  wire [31:0] imm_j = {{12{ir_q[31]}}, ir_q[19:12], ir_q[20], ir_q[30:21], 1'b0};
+  wire [31:0] imm = is_store ? imm_s :
+                    is_branch ? imm_b :
+                    (is_lui | is_auipc) ? imm_u :
+                    is_jal ? imm_j : imm_i;
+
+  // ---- ALU (S_EXEC) ----
+  wire [31:0] rs1 = rf_rdata_q;
+  wire [31:0] op_a = (is_auipc | is_jal) ? pc_q : rs1;
+  wire [31:0] op_b = (is_op | is_branch) ? opb_q : imm;
+  wire [2:0] alu_f3 = is_alu ? f3 : 3'b000;
+  wire alu_sub = is_branch | (is_alu & f3[2:1] == 2'b01) |
+                 (is_op & f3 == 3'b000 & ir_q[30]);
+  wire [32:0] sum = {1'b0, op_a} + {1'b0, op_b ^ {32{alu_sub}}} +
+                    {32'd0, alu_sub};
+  wire ltu = ~sum[32];
+  wire lt = (op_a[31] ^ op_b[31]) ? op_a[31] : ltu;
+  wire [31:0] xor_ab = op_a ^ op_b;
+  wire eq = xor_ab == 32'd0;
+
+  reg [31:0] alu_out;
+  always @* begin
+    case (alu_f3)
+      3'b010: alu_out = {31'd0, lt};
+      3'b011: alu_out = {31'd0, ltu};
+      3'b100: alu_out = xor_ab;
+      3'b110: alu_out = op_a | op_b;
+      3'b111: alu_out = op_a & op_b;
+      default: alu_out = sum[31:0];
+    endcase
+  end
+
+  wire taken = ((f3[2] ? (f3[1] ? ltu : lt) : eq) ^ f3[0]) & is_branch;
+  wire [31:0] pc_sum = pc_q + (taken ? imm : 32'd4);
+  wire [31:0] next_pc = is_jump ? {sum[31:1], 1'b0} : pc_sum;
+  wire [31:0] exec_wdata = is_lui ? imm : is_jump ? pc_sum : alu_out;
+
+  // ---- Load and store lanes (S_MEM, from addr_q and ir_q) ----
+  wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
+                           (f3[1:0] == 2'b10 & sum[1:0] != 2'b00);
+  reg [3:0] store_strb;
+  always @* begin
+    case (f3[1:0])
+      2'b00: store_strb = 4'b0001 << addr_q[1:0];
+      2'b01: store_strb = addr_q[1] ? 4'b1100 : 4'b0011;
+      default: store_strb = 4'b1111;
+    endcase
+  end
+  wire [31:0] store_data = f3[1:0] == 2'b00 ? {4{opb_q[7:0]}} :
+                           f3[1:0] == 2'b01 ? {2{opb_q[15:0]}} : opb_q;
+
+  wire [7:0] ld_b0 = addr_q[1] ? (addr_q[0] ? bus_rdata_i[31:24] : bus_rdata_i[23:16])
+                               : (addr_q[0] ? bus_rdata_i[15:8] : bus_rdata_i[7:0]);
+  wire [7:0] ld_b1 = addr_q[1] ? bus_rdata_i[31:24] : bus_rdata_i[15:8];
+  wire ld_sign = ~f3[2] & (f3[0] ? ld_b1[7] : ld_b0[7]);
+  wire [31:0] load_data = f3[1] ? bus_rdata_i :
+                          f3[0] ? {{16{ld_sign}}, ld_b1, ld_b0} :
+                                  {{24{ld_sign}}, ld_b0};
+
+  // ---- Shifter: 8 bits a cycle while 8 or more remain, then 1 ----
+  wire shift_right = f3[2];
+  wire shift_fill = shift_right & ir_q[30] & opb_q[31];
+  wire shift_big = shamt_q[4] | shamt_q[3];
+  wire [31:0] shifted = shift_right ?
+      (shift_big ? {{8{shift_fill}}, opb_q[31:8]} : {shift_fill, opb_q[31:1]}) :
+      (shift_big ? {opb_q[23:0], 8'd0} : {opb_q[30:0], 1'b0});
+
+  // ---- Control ----
+  always @* begin
+    state_d = state_q;
+    pc_d = pc_q;
+    addr_d = addr_q;
+    ir_d = ir_q;
+    opb_d = opb_q;
+    shamt_d = shamt_q;
+    trap_cause_d = trap_cause_q;
+    rf_raddr = fetch_needs_rs2 ? bus_rdata_i[24:20] : bus_rdata_i[19:15];
+    rf_we = 1'b0;
+    rf_wdata = exec_wdata;
+    case (state_q)
+      S_FETCH: begin
+        if (bus_ready_i) begin
+          ir_d = bus_rdata_i;
+          state_d = fetch_needs_rs2 ? S_RS1 : S_EXEC;
+        end
+      end
+      S_RS1: begin
+        opb_d = rf_rdata_q;
+        rf_raddr = ir_q[19:15];
+        state_d = S_EXEC;
+      end
+      S_EXEC: begin
+        state_d = S_FETCH;
+        pc_d = next_pc;
+        addr_d = next_pc;
+        if (is_system) begin
+          state_d = S_TRAP;
+          trap_cause_d = ir_q == 32'h0000_0073 ? TRAP_ECALL :
+                         ir_q == 32'h0010_0073 ? TRAP_EBREAK : TRAP_ILLEGAL;
+        end else if (!legal) begin
+          state_d = S_TRAP;
+          trap_cause_d = TRAP_ILLEGAL;
+        end else if ((is_jump | taken) & next_pc[1]) begin
+          state_d = S_TRAP;
+          trap_cause_d = TRAP_MISALIGNED_JUMP;
+        end else if (is_load | is_store) begin
+          if (misaligned_access) begin
+            state_d = S_TRAP;
+            trap_cause_d = TRAP_MISALIGNED_ACCESS;
+          end else begin
+            state_d = S_MEM;
+            addr_d = sum[31:0];
+            opb_d = store_data;
+          end
+        end else if (is_shift) begin
+          state_d = S_SHIFT;
+          opb_d = rs1;
+          shamt_d = op_b[4:0];
+        end else begin
+          rf_we = (is_alu | is_lui | is_auipc | is_jump) & (rd != 5'd0);
+        end
+        if (state_d == S_TRAP) begin
+          pc_d = pc_q;
+          addr_d = addr_q;
+        end
+      end
+      S_MEM: begin
+        rf_wdata = load_data;
+        if (bus_ready_i) begin
+          rf_we = is_load & (rd != 5'd0);
+          addr_d = pc_q;
+          state_d = S_FETCH;
+        end
+      end
+      S_SHIFT: begin
+        rf_wdata = opb_q;
+        if (shamt_q == 5'd0) begin
+          rf_we = rd != 5'd0;
+          state_d = S_FETCH;
+        end else begin
+          opb_d = shifted;
+          shamt_d = shamt_q - (shift_big ? 5'd8 : 5'd1);
+        end
+      end
+      default: ;  // S_TRAP: halted until reset
+    endcase
+  end
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q <= S_FETCH;
+      pc_q <= RESET_PC;
+      addr_q <= RESET_PC;
+      trap_cause_q <= 3'd0;
+    end else begin
+      state_q <= state_d;
+      pc_q <= pc_d;
+      addr_q <= addr_d;
+      trap_cause_q <= trap_cause_d;
+    end
+    ir_q <= ir_d;
+    opb_q <= opb_d;
+    shamt_q <= shamt_d;
+  end
+
+  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM);
+  assign bus_addr_o = {addr_q[31:2], 2'b00};
+  assign bus_wstrb_o = (state_q == S_MEM & is_store) ? store_strb : 4'b0000;
+  assign bus_wdata_o = opb_q;
+  assign trap_o = state_q == S_TRAP;
+  assign trap_cause_o = trap_cause_q;
+  assign trap_pc_o = pc_q;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,270 @@
+// simty_mmio.v - the controller's register block at SIMTY_MMIO_BASE: a
+// plain register view of the Simty core (launch inputs, dispatch port,
+// busy bits, fault record, halt, counters, console FIFO), the core reset,
+// the 64-bit timer, the host UART and the configuration (INFO) registers.
+// Offsets and meanings are those of firmware/simty_mmio.h and docs/soc.md.
+//
+// Bus: req_i is high for exactly one cycle per access (the SoC's decoder
+// guarantees it); rdata_o is valid the next cycle. Registers are 32-bit
+// words: any byte enable writes the whole word. Unknown offsets read 0 and
+// ignore writes. Reads with side effects (UART_DATA, CONSOLE_DATA pop;
+// TIMER_LO, CTR_LO latch the high half) act once per access.
+// Reset: synchronous, active high.
+`default_nettype none
+
+module simty_mmio #(
+  parameter integer WARPS = 4,
+  parameter integer LANES = 4,
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,
+  parameter [31:0]  CLK_HZ = 32'd12_000_000,
+  parameter integer CONSOLE_DEPTH = 512,   // console records buffered
+  parameter integer RESET_CYCLES = 8,      // core reset pulse length
+  parameter integer WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1
+) (
+  input  wire                 clk_i,
+  input  wire                 rst_i,
+
+  input  wire                 req_i,
+  input  wire [15:2]          addr_i,   // byte offset in the block
+  input  wire [3:0]           wstrb_i,
+  input  wire [31:0]          wdata_i,
+  output reg  [31:0]          rdata_o,
+
+  // Simty core
+  output wire                 core_rst_o,
+  input  wire                 core_idle_i,
+  output wire                 halt_o,
+  output wire                 active_o,
+  output wire [31:0]          launch_nthreads_o,
+  output wire [31:0]          launch_args_o,
+  output wire [31:0]          launch_stack_top_o,
+  output wire [4:0]           launch_stack_log2_o,
+  output wire                 dispatch_valid_o,
+  input  wire                 dispatch_ready_i,
+  output wire [WARP_BITS-1:0] dispatch_warp_o,
+  output wire [31:0]          dispatch_pc_o,
+  output wire [31:0]          dispatch_base_tid_o,
+  output wire [LANES-1:0]     dispatch_mask_o,
+  input  wire [WARPS-1:0]     warp_busy_i,
+  input  wire                 fault_valid_i,
+  input  wire [3:0]           fault_cause_i,
+  input  wire [31:0]          fault_pc_i,
+  input  wire [31:0]          fault_hart_i,
+  input  wire [31:0]          fault_tid_i,
+  input  wire [31:0]          fault_addr_i,
+  output wire                 ctr_clear_o,
+  output wire [3:0]           ctr_sel_o,
+  input  wire [63:0]          ctr_value_i,
+  input  wire                 console_valid_i,
+  input  wire [7:0]           console_byte_i,
+  input  wire [31:0]          console_tid_i,
+  output wire                 console_ready_o,
+
+  // Host UART (simty_uart)
+  input  wire                 uart_rx_valid_i,
+  input  wire [7:0]           uart_rx_data_i,
+  output wire                 uart_rx_pop_o,
+  output wire                 uart_tx_push_o,
+  output wire [7:0]           uart_tx_data_o,
+  input  wire                 uart_tx_full_i,
+  input  wire                 uart_tx_idle_i,
+  input  wire                 uart_overrun_i,
+  input  wire                 uart_frame_err_i,
+  output wire [1:0]           uart_clear_o
+);
+  // Offsets: firmware/simty_mmio.h (word index = offset / 4).
+  localparam [5:0] R_ID = 6'h00, R_WARPS = 6'h01, R_LANES = 6'h02,
+                   R_CODE_SIZE = 6'h03, R_DATA_SIZE = 6'h04, R_CLOCK_HZ = 6'h05,
+                   R_CORE_RESET = 6'h08, R_HALT = 6'h09, R_ACTIVE = 6'h0A,
+                   R_NTHREADS = 6'h0C, R_ARGS = 6'h0D, R_STACK_TOP = 6'h0E,
+                   R_STACK_LOG2 = 6'h0F,
+                   R_DISP_WARP = 6'h10, R_DISP_PC = 6'h11, R_DISP_BASE = 6'h12,
+                   R_DISP_MASK = 6'h13, R_DISP_GO = 6'h14, R_WARP_BUSY = 6'h15,
+                   R_FAULT_VALID = 6'h18, R_FAULT_CAUSE = 6'h19, R_FAULT_PC = 6'h1A,
+                   R_FAULT_HART = 6'h1B, R_FAULT_TID = 6'h1C, R_FAULT_ADDR = 6'h1D,
+                   R_CTR_SEL = 6'h20, R_CTR_LO = 6'h21, R_CTR_HI = 6'h22,
+                   R_CTR_CLEAR = 6'h23,
+                   R_CON_STATUS = 6'h24, R_CON_TID = 6'h25, R_CON_DATA = 6'h26,
+                   R_TIMER_LO = 6'h28, R_TIMER_HI = 6'h29,
+                   R_UART_DATA = 6'h2C, R_UART_STATUS = 6'h2D;
+  localparam [31:0] ID_VALUE = 32'h5349_4D54;   // "SIMT"
+  localparam integer RC_BITS = $clog2(RESET_CYCLES + 1);
+  localparam integer CON_LW = $clog2(CONSOLE_DEPTH) + 2;
+
+  wire [5:0] reg_index = addr_i[7:2];
+  wire in_block = addr_i[15:8] == 8'd0;
+  wire wr = req_i & in_block & (wstrb_i != 4'd0);
+  wire rd = req_i & in_block & (wstrb_i == 4'd0);
+  wire wr_reg = wr;   // write strobes for one register: wr & index match
+  wire rd_uart_data = rd & (reg_index == R_UART_DATA);
+  wire rd_con_data = rd & (reg_index == R_CON_DATA);
+  wire rd_ctr_lo = rd & (reg_index == R_CTR_LO);
+  wire rd_timer_lo = rd & (reg_index == R_TIMER_LO);
+
+  // ---- Registers written by the firmware ----
+  reg [RC_BITS-1:0]   reset_count_q;
+  reg                 halt_q, active_q;
+  reg [31:0]          nthreads_q, args_q, stack_top_q;
+  reg [4:0]           stack_log2_q;
+  reg [WARP_BITS-1:0] disp_warp_q;
+  reg [31:0]          disp_pc_q, disp_base_q;
+  reg [LANES-1:0]     disp_mask_q;
+  reg                 disp_pending_q;
+  reg [3:0]           ctr_sel_q;
+  reg [31:0]          ctr_hi_q;
+  reg                 ctr_clear_q;
+  reg [63:0]          timer_q;
+  reg [31:0]          timer_hi_q;
+  reg [63:0]          window_q;   // `cycles`: counts while ACTIVE is set
+
+  wire core_reset_start = wr_reg & (reg_index == R_CORE_RESET) & wdata_i[0];
+  wire core_resetting = reset_count_q != {RC_BITS{1'b0}};
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      reset_count_q <= RESET_CYCLES[RC_BITS-1:0];
+      halt_q <= 1'b0;
+      active_q <= 1'b0;
+      disp_pending_q <= 1'b0;
+      ctr_sel_q <= 4'd0;
+      ctr_clear_q <= 1'b0;
+      timer_q <= 64'd0;
+      window_q <= 64'd0;
+    end else begin
+      timer_q <= timer_q + 64'd1;
+      ctr_clear_q <= 1'b0;
+      if (core_resetting) reset_count_q <= reset_count_q - 1'b1;
+      if (dispatch_valid_o & dispatch_ready_i) disp_pending_q <= 1'b0;
+      if (active_q) window_q <= window_q + 64'd1;
+      if (wr_reg) begin
+        case (reg_index)
+          R_CORE_RESET: if (wdata_i[0]) reset_count_q <= RESET_CYCLES[RC_BITS-1:0];
+          R_HALT: halt_q <= wdata_i[0];
+          R_ACTIVE: active_q <= wdata_i[0];
+          R_DISP_GO: if (wdata_i[0]) disp_pending_q <= 1'b1;
+          R_CTR_SEL: ctr_sel_q <= wdata_i[3:0];
+          R_CTR_CLEAR: if (wdata_i[0]) begin
+            ctr_clear_q <= 1'b1;
+            window_q <= 64'd0;
+          end
+          default: ;
+        endcase
+      end
+      // A core reset drops a dispatch the core has not taken.
+      if (core_reset_start) disp_pending_q <= 1'b0;
+    end
+  end
+
+  // Plain data registers: no reset needed, the firmware writes each one
+  // before a launch.
+  always @(posedge clk_i) begin
+    if (wr_reg) begin
+      case (reg_index)
+        R_NTHREADS: nthreads_q <= wdata_i;
+        R_ARGS: args_q <= wdata_i;
+        R_STACK_TOP: stack_top_q <= wdata_i;
+        R_STACK_LOG2: stack_log2_q <= wdata_i[4:0];
+        R_DISP_WARP: disp_warp_q <= wdata_i[WARP_BITS-1:0];
+        R_DISP_PC: disp_pc_q <= wdata_i;
+        R_DISP_BASE: disp_base_q <= wdata_i;
+        R_DISP_MASK: disp_mask_q <= wdata_i[LANES-1:0];
+        default: ;
+      endcase
+    end
+    if (rd_ctr_lo) ctr_hi_q <= ctr_value[63:32];
+    if (rd_timer_lo) timer_hi_q <= timer_q[63:32];
+  end
+
+  // Counter 0 (`cycles`) is the launch window: from ACTIVE set (the first
+  // dispatch) to ACTIVE cleared (the launch's end), docs/soc.md.
+  wire [63:0] ctr_value = (ctr_sel_q == 4'd0) ? window_q : ctr_value_i;
+
+  // ---- Console FIFO: {tid, byte} records from the core ----
+  wire        con_valid;
+  wire [39:0] con_head;
+  wire        con_full;
+  wire [CON_LW-1:0] con_level;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire        con_empty_unused;
+  /* verilator lint_on UNUSEDSIGNAL */
+  simty_fifo #(.WIDTH(40), .DEPTH(CONSOLE_DEPTH)) u_console (
+    .clk_i(clk_i), .rst_i(rst_i | core_rst_o),
+    .push_i(console_valid_i), .data_i({console_tid_i, console_byte_i}),
+    .full_o(con_full),
+    .valid_o(con_valid), .data_o(con_head), .pop_i(rd_con_data & con_valid),
+    .empty_o(con_empty_unused), .level_o(con_level)
+  );
+  assign console_ready_o = ~con_full;
+
+  // ---- Read data, registered: valid the cycle after req_i ----
+  reg [31:0] rdata_d;
+  always @* begin
+    rdata_d = 32'd0;
+    case (reg_index)
+      R_ID: rdata_d = ID_VALUE;
+      R_WARPS: rdata_d = WARPS;
+      R_LANES: rdata_d = LANES;
+      R_CODE_SIZE: rdata_d = CODE_SIZE;
+      R_DATA_SIZE: rdata_d = DATA_SIZE;
+      R_CLOCK_HZ: rdata_d = CLK_HZ;
+      R_CORE_RESET: rdata_d = {31'd0, core_resetting | ~core_idle_i};
+      R_HALT: rdata_d = {31'd0, halt_q};
+      R_ACTIVE: rdata_d = {31'd0, active_q};
+      R_NTHREADS: rdata_d = nthreads_q;
+      R_ARGS: rdata_d = args_q;
+      R_STACK_TOP: rdata_d = stack_top_q;
+      R_STACK_LOG2: rdata_d = {27'd0, stack_log2_q};
+      R_DISP_WARP: rdata_d[WARP_BITS-1:0] = disp_warp_q;
+      R_DISP_PC: rdata_d = disp_pc_q;
+      R_DISP_BASE: rdata_d = disp_base_q;
+      R_DISP_MASK: rdata_d[LANES-1:0] = disp_mask_q;
+      R_DISP_GO: rdata_d = {31'd0, disp_pending_q};
+      R_WARP_BUSY: rdata_d[WARPS-1:0] = warp_busy_i;
+      R_FAULT_VALID: rdata_d = {31'd0, fault_valid_i};
+      R_FAULT_CAUSE: rdata_d = {28'd0, fault_cause_i};
+      R_FAULT_PC: rdata_d = fault_pc_i;
+      R_FAULT_HART: rdata_d = fault_hart_i;
+      R_FAULT_TID: rdata_d = fault_tid_i;
+      R_FAULT_ADDR: rdata_d = fault_addr_i;
+      R_CTR_SEL: rdata_d = {28'd0, ctr_sel_q};
+      R_CTR_LO: rdata_d = ctr_value[31:0];
+      R_CTR_HI: rdata_d = ctr_hi_q;
+      R_CON_STATUS: rdata_d[CON_LW-1:0] = con_level;
+      R_CON_TID: rdata_d = con_head[39:8];
+      R_CON_DATA: rdata_d = {24'd0, con_head[7:0]};
+      R_TIMER_LO: rdata_d = timer_q[31:0];
+      R_TIMER_HI: rdata_d = timer_hi_q;
+      R_UART_DATA: rdata_d = {24'd0, uart_rx_data_i};
+      R_UART_STATUS: rdata_d = {27'd0, uart_tx_idle_i, uart_frame_err_i,
+                                uart_overrun_i, ~uart_tx_full_i, uart_rx_valid_i};
+      default: ;
+    endcase
+    if (!in_block) rdata_d = 32'd0;
+  end
+
+  always @(posedge clk_i) begin
+    if (rd) rdata_o <= rdata_d;
+  end
+
+  assign core_rst_o = core_resetting;
+  assign halt_o = halt_q;
+  assign active_o = active_q;
+  assign launch_nthreads_o = nthreads_q;
+  assign launch_args_o = args_q;
+  assign launch_stack_top_o = stack_top_q;
+  assign launch_stack_log2_o = stack_log2_q;
+  assign dispatch_valid_o = disp_pending_q;
+  assign dispatch_warp_o = disp_warp_q;
+  assign dispatch_pc_o = disp_pc_q;
+  assign dispatch_base_tid_o = disp_base_q;
+  assign dispatch_mask_o = disp_mask_q;
+  assign ctr_clear_o = ctr_clear_q;
+  assign ctr_sel_o = ctr_sel_q;
+  assign uart_rx_pop_o = rd_uart_data & uart_rx_valid_i;
+  assign uart_tx_push_o = wr_reg & (reg_index == R_UART_DATA);
+  assign uart_tx_data_o = wdata_i[7:0];
+  assign uart_clear_o = (wr_reg & (reg_index == R_UART_STATUS)) ? wdata_i[3:2] : 2'b00;
+endmodule
+
+`default_nettype wire

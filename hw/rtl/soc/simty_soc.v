@@ -1,0 +1,305 @@
+// simty_soc.v - the Simty SoC that every board and the simulated board
+// use: the Simty core, the controller core running the firmware, the
+// firmware, code and data RAMs from the one memory map (simty_arch.vh),
+// the MMIO register block and the host link (UART pins, or a byte bridge
+// when PHY = 0: the only difference of the simulated board).
+//
+// Memory ports:
+//   FW RAM    controller only (code, data, stack of the firmware).
+//   CODE RAM  Simty instruction port (read) and the controller's word
+//             port (host WRITE/READ of kernels).
+//   DATA RAM  LANES banks of 32-bit words: Simty reads or writes one line
+//             (word i of the line in bank i); the controller one word.
+// Simty always wins a RAM port: a controller access to CODE or DATA waits
+// for a cycle in which the core does not use that RAM. The firmware only
+// touches CODE and DATA while no launch runs (the protocol's BUSY rule),
+// so in practice it never waits.
+//
+// Controller bus: every access takes two cycles (request, then ready with
+// data), whatever the target. Addresses outside FW, CODE, DATA and MMIO
+// read 0 and ignore writes.
+// Reset: synchronous, active high (rst_i), everywhere.
+`default_nettype none
+
+module simty_soc #(
+  parameter integer WARPS = 4,
+  parameter integer LANES = 4,
+  parameter integer FW_SIZE = 32768,            // bytes, power of two
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,  // bytes, power of two
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,  // bytes, power of two
+  parameter         FW_IMAGE = "",              // $readmemh firmware image
+                                                // (simulation: +fw=FILE wins)
+  parameter integer CLK_HZ = 12000000,
+  parameter integer BAUD = 115200,
+  parameter integer PHY = 1,                    // 1 = UART, 0 = byte bridge
+  parameter integer LINK_FIFO_DEPTH = 512,
+  parameter integer CONSOLE_DEPTH = 512
+) (
+  input  wire        clk_i,
+  input  wire        rst_i,
+
+  // Only one of the two link interfaces is used, as PHY selects.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire        uart_rx_i,
+  output wire        uart_tx_o,
+  input  wire        bridge_rx_valid_i,
+  input  wire [7:0]  bridge_rx_data_i,
+  output wire        bridge_rx_ready_o,
+  output wire        bridge_tx_valid_o,
+  output wire [7:0]  bridge_tx_data_o,
+  input  wire        bridge_tx_ready_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The controller stopped on a trap: a firmware bug (LED or sim report).
+  output wire        ctrl_trap_o,
+  output wire [2:0]  ctrl_trap_cause_o,
+  output wire [31:0] ctrl_trap_pc_o
+);
+  // The whole contract comes in; the SoC uses the memory map part.
+  /* verilator lint_off UNUSEDPARAM */
+`include "simty_arch.vh"
+  /* verilator lint_on UNUSEDPARAM */
+
+  localparam integer WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1;
+  localparam integer LANE_BITS = (LANES > 1) ? $clog2(LANES) : 0;
+  localparam integer FW_WORDS = FW_SIZE / 4;
+  localparam integer CODE_WORDS = CODE_SIZE / 4;
+  localparam integer DATA_ROWS = DATA_SIZE / (4 * LANES);
+  localparam integer FW_AW = $clog2(FW_WORDS);
+  localparam integer CODE_AW = $clog2(CODE_WORDS);
+  localparam integer DATA_RW = $clog2(DATA_ROWS);   // row index bits
+  localparam [31:0] FW_SIZE_W = FW_SIZE;
+
+  // ---- Controller ----
+  wire        cpu_valid;
+  wire [31:0] cpu_addr;
+  wire [3:0]  cpu_wstrb;
+  wire [31:0] cpu_wdata;
+  reg  [31:0] cpu_rdata;
+  wire        cpu_ready;
+
+  simty_ctrl_cpu #(.RESET_PC(SIMTY_FW_BASE)) u_ctrl (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .bus_valid_o(cpu_valid), .bus_addr_o(cpu_addr), .bus_wstrb_o(cpu_wstrb),
+    .bus_wdata_o(cpu_wdata), .bus_rdata_i(cpu_rdata), .bus_ready_i(cpu_ready),
+    .trap_o(ctrl_trap_o), .trap_cause_o(ctrl_trap_cause_o),
+    .trap_pc_o(ctrl_trap_pc_o)
+  );
+
+  // ---- Simty core ----
+  wire        core_rst;
+  wire [31:0] launch_nthreads, launch_args, launch_stack_top;
+  wire [4:0]  launch_stack_log2;
+  wire        dispatch_valid, dispatch_ready;
+  wire [WARP_BITS-1:0] dispatch_warp;
+  wire [31:0] dispatch_pc, dispatch_base_tid;
+  wire [LANES-1:0] dispatch_mask;
+  wire [WARPS-1:0] warp_busy;
+  wire        halt;
+  wire        fault_valid;
+  wire [3:0]  fault_cause;
+  wire [31:0] fault_pc, fault_hart, fault_tid, fault_addr;
+  wire        core_idle;
+  wire        ctr_clear;
+  wire [3:0]  ctr_sel;
+  wire [63:0] ctr_value;
+  wire        console_valid, console_ready;
+  wire [7:0]  console_byte;
+  wire [31:0] console_tid;
+  wire        imem_en;
+  wire [31:0] imem_rdata;
+  wire        dmem_en;
+  // The core faults instead of leaving populated CODE and DATA, so the
+  // RAM index is all the SoC needs of these addresses; likewise the
+  // controller's row and the bank-shifted line are used in part.
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] imem_addr;
+  wire [31:0] dmem_addr;
+  wire [31:0] cpu_row;
+  wire [32*LANES-1:0] data_line;
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [4*LANES-1:0]  dmem_be;
+  wire [32*LANES-1:0] dmem_wdata;
+  wire [32*LANES-1:0] dmem_rdata;
+  /* verilator lint_off UNUSEDSIGNAL */
+  // The retire port feeds traces in the core's own bench, not the SoC.
+  wire                 retire_valid;
+  wire [WARP_BITS-1:0] retire_warp;
+  wire [31:0]          retire_pc;
+  wire [LANES-1:0]     retire_mask;
+  wire                 active;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  simty_core #(
+    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
+  ) u_core (
+    .clk_i(clk_i), .rst_i(rst_i | core_rst),
+    .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),
+    .launch_stack_top_i(launch_stack_top), .launch_stack_log2_i(launch_stack_log2),
+    .dispatch_valid_i(dispatch_valid), .dispatch_ready_o(dispatch_ready),
+    .dispatch_warp_i(dispatch_warp), .dispatch_pc_i(dispatch_pc),
+    .dispatch_base_tid_i(dispatch_base_tid), .dispatch_mask_i(dispatch_mask),
+    .warp_busy_o(warp_busy),
+    .halt_i(halt), .fault_valid_o(fault_valid), .fault_cause_o(fault_cause),
+    .fault_pc_o(fault_pc), .fault_hart_o(fault_hart), .fault_tid_o(fault_tid),
+    .fault_addr_o(fault_addr), .idle_o(core_idle),
+    .ctr_clear_i(ctr_clear), .ctr_sel_i(ctr_sel), .ctr_value_o(ctr_value),
+    .console_valid_o(console_valid), .console_byte_o(console_byte),
+    .console_tid_o(console_tid), .console_ready_i(console_ready),
+    .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
+    .dmem_en_o(dmem_en), .dmem_addr_o(dmem_addr), .dmem_be_o(dmem_be),
+    .dmem_wdata_o(dmem_wdata), .dmem_rdata_i(dmem_rdata),
+    .retire_valid_o(retire_valid), .retire_warp_o(retire_warp),
+    .retire_pc_o(retire_pc), .retire_mask_o(retire_mask)
+  );
+
+  // ---- Controller bus decode ----
+  localparam [2:0] SEL_NONE = 3'd0, SEL_FW = 3'd1, SEL_CODE = 3'd2,
+                   SEL_DATA = 3'd3, SEL_MMIO = 3'd4;
+
+  wire [31:0] code_off = cpu_addr - SIMTY_CODE_BASE;
+  wire [31:0] data_off = cpu_addr - SIMTY_DATA_BASE;
+  wire hit_fw = cpu_addr < FW_SIZE_W;   // SIMTY_FW_BASE is 0
+  wire hit_code = (cpu_addr >= SIMTY_CODE_BASE) & (code_off < CODE_SIZE);
+  wire hit_data = (cpu_addr >= SIMTY_DATA_BASE) & (data_off < DATA_SIZE);
+  wire hit_mmio = cpu_addr[31:16] == SIMTY_MMIO_BASE[31:16];
+  wire cpu_read = cpu_wstrb == 4'd0;
+
+  reg       pending_q;        // granted last cycle: this cycle is ready
+  reg [2:0] sel_q;
+  reg [LANE_BITS:0] bank_q;   // one spare bit so LANES = 1 works
+  wire port_free = hit_code ? ~imem_en : hit_data ? ~dmem_en : 1'b1;
+  wire grant = cpu_valid & ~pending_q & port_free;
+
+  wire [2:0] sel = hit_fw ? SEL_FW : hit_code ? SEL_CODE : hit_data ? SEL_DATA :
+                   hit_mmio ? SEL_MMIO : SEL_NONE;
+  wire [LANE_BITS:0] cpu_bank;
+  generate
+    if (LANES > 1) begin : gen_bank
+      assign cpu_bank = {1'b0, data_off[2 +: LANE_BITS]};
+    end else begin : gen_one_bank
+      assign cpu_bank = 1'b0;
+    end
+  endgenerate
+  assign cpu_row = data_off >> (2 + LANE_BITS);
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      pending_q <= 1'b0;
+    end else begin
+      pending_q <= grant;
+    end
+    if (grant) begin
+      sel_q <= sel;
+      bank_q <= cpu_bank;
+    end
+  end
+  assign cpu_ready = pending_q;
+
+  // ---- FW RAM ----
+  wire [31:0] fw_rdata;
+  simty_ram_be #(.WORDS(FW_WORDS), .INIT_FILE(FW_IMAGE), .INIT_PLUSARG("fw")) u_fw_ram (
+    .clk_i(clk_i),
+    .re_i(grant & hit_fw & cpu_read), .raddr_i(cpu_addr[FW_AW+1:2]),
+    .rdata_o(fw_rdata),
+    .we_i((grant & hit_fw) ? cpu_wstrb : 4'd0), .waddr_i(cpu_addr[FW_AW+1:2]),
+    .wdata_i(cpu_wdata)
+  );
+
+  // ---- CODE RAM ----
+  wire [31:0] code_rdata;
+  wire cpu_code = grant & hit_code;
+  simty_ram_be #(.WORDS(CODE_WORDS)) u_code_ram (
+    .clk_i(clk_i),
+    .re_i(imem_en | (cpu_code & cpu_read)),
+    .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] : code_off[CODE_AW+1:2]),
+    .rdata_o(code_rdata),
+    .we_i(cpu_code ? cpu_wstrb : 4'd0), .waddr_i(code_off[CODE_AW+1:2]),
+    .wdata_i(cpu_wdata)
+  );
+  assign imem_rdata = code_rdata;
+
+  // ---- DATA RAM: LANES banks ----
+  wire cpu_data = grant & hit_data;
+  wire core_read = dmem_en & (dmem_be == {4 * LANES{1'b0}});
+  wire [DATA_RW-1:0] core_row = dmem_addr[2 + LANE_BITS +: DATA_RW];
+  wire [DATA_RW-1:0] data_row = dmem_en ? core_row : cpu_row[DATA_RW-1:0];
+  genvar b;
+  generate
+    for (b = 0; b < LANES; b = b + 1) begin : gen_data_bank
+      wire cpu_bank_hit = cpu_data & (cpu_bank == b);
+      simty_ram_be #(.WORDS(DATA_ROWS)) u_bank (
+        .clk_i(clk_i),
+        .re_i(core_read | (cpu_data & cpu_read)),
+        .raddr_i(data_row),
+        .rdata_o(dmem_rdata[32 * b +: 32]),
+        .we_i(dmem_en ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : 4'd0)),
+        .waddr_i(data_row),
+        .wdata_i(dmem_en ? dmem_wdata[32 * b +: 32] : cpu_wdata)
+      );
+    end
+  endgenerate
+  assign data_line = dmem_rdata >> {bank_q, 5'd0};
+  wire [31:0] data_word = data_line[31:0];
+
+  // ---- MMIO and host link ----
+  wire [31:0] mmio_rdata;
+  wire        rx_valid, rx_pop, tx_push, tx_full, tx_idle, rx_overrun, rx_frame_err;
+  wire [7:0]  rx_data, tx_data;
+  wire [1:0]  uart_clear;
+
+  simty_mmio #(
+    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
+    .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+  ) u_mmio (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),
+    .wdata_i(cpu_wdata), .rdata_o(mmio_rdata),
+    .core_rst_o(core_rst), .core_idle_i(core_idle), .halt_o(halt),
+    .active_o(active),
+    .launch_nthreads_o(launch_nthreads), .launch_args_o(launch_args),
+    .launch_stack_top_o(launch_stack_top), .launch_stack_log2_o(launch_stack_log2),
+    .dispatch_valid_o(dispatch_valid), .dispatch_ready_i(dispatch_ready),
+    .dispatch_warp_o(dispatch_warp), .dispatch_pc_o(dispatch_pc),
+    .dispatch_base_tid_o(dispatch_base_tid), .dispatch_mask_o(dispatch_mask),
+    .warp_busy_i(warp_busy),
+    .fault_valid_i(fault_valid), .fault_cause_i(fault_cause),
+    .fault_pc_i(fault_pc), .fault_hart_i(fault_hart), .fault_tid_i(fault_tid),
+    .fault_addr_i(fault_addr),
+    .ctr_clear_o(ctr_clear), .ctr_sel_o(ctr_sel), .ctr_value_i(ctr_value),
+    .console_valid_i(console_valid), .console_byte_i(console_byte),
+    .console_tid_i(console_tid), .console_ready_o(console_ready),
+    .uart_rx_valid_i(rx_valid), .uart_rx_data_i(rx_data), .uart_rx_pop_o(rx_pop),
+    .uart_tx_push_o(tx_push), .uart_tx_data_o(tx_data), .uart_tx_full_i(tx_full),
+    .uart_tx_idle_i(tx_idle), .uart_overrun_i(rx_overrun),
+    .uart_frame_err_i(rx_frame_err), .uart_clear_o(uart_clear)
+  );
+
+  simty_uart #(
+    .CLK_HZ(CLK_HZ), .BAUD(BAUD), .PHY(PHY),
+    .RX_DEPTH(LINK_FIFO_DEPTH), .TX_DEPTH(LINK_FIFO_DEPTH)
+  ) u_link (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o),
+    .bridge_rx_valid_i(bridge_rx_valid_i), .bridge_rx_data_i(bridge_rx_data_i),
+    .bridge_rx_ready_o(bridge_rx_ready_o), .bridge_tx_valid_o(bridge_tx_valid_o),
+    .bridge_tx_data_o(bridge_tx_data_o), .bridge_tx_ready_i(bridge_tx_ready_i),
+    .rx_valid_o(rx_valid), .rx_data_o(rx_data), .rx_pop_i(rx_pop),
+    .tx_push_i(tx_push), .tx_data_i(tx_data), .tx_full_o(tx_full),
+    .tx_idle_o(tx_idle), .rx_overrun_o(rx_overrun), .rx_frame_err_o(rx_frame_err),
+    .clear_i(uart_clear)
+  );
+
+  // ---- Read data back to the controller ----
+  always @* begin
+    case (sel_q)
+      SEL_FW: cpu_rdata = fw_rdata;
+      SEL_CODE: cpu_rdata = code_rdata;
+      SEL_DATA: cpu_rdata = data_word;
+      SEL_MMIO: cpu_rdata = mmio_rdata;
+      default: cpu_rdata = 32'd0;
+    endcase
+  end
+endmodule
+
+`default_nettype wire

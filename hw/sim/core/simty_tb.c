@@ -1,0 +1,688 @@
+/*
+ * simty_tb.c - the C side of the simty_core testbench: see simty_tb.h.
+ *
+ * The command line and every output format follow the kernel-runner
+ * contract shared with simty-model, so one test runner and one diff
+ * script drive both: any difference in output is a difference in
+ * behaviour.
+ */
+#include "simty_tb.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simty_arch.h"
+#include "simty_elf.h"
+
+#define PROG "simty-rtl"
+
+/* A warp accepted a block but has not raised warp_busy_o yet: after this
+ * many cycles the core has broken the dispatch contract. */
+#define BUSY_RISE_LIMIT 64
+
+enum warp_state { WARP_FREE = 0, WARP_PENDING, WARP_RUNNING };
+
+struct dump_request {
+  const char *symbol;
+  uint32_t addr;
+  uint32_t count;
+};
+
+/* Console bytes of one thread since its last newline. */
+struct console_line {
+  uint32_t tid;
+  char *text;
+  size_t len, cap;
+};
+
+struct simty_tb {
+  unsigned warps, lanes;
+  uint32_t code_size, data_size;
+  uint8_t *code, *data;
+  struct simty_elf elf;
+
+  /* launch */
+  uint32_t nthreads, args, stack_top;
+  unsigned stack_log2;
+  uint64_t max_cycles;
+
+  /* options */
+  struct dump_request *dumps;
+  unsigned dump_count;
+  int counters, quiet, verbose_trace, console_stall, cycles_report;
+  FILE *trace;
+  const char *wave_file;
+
+  /* dispatcher */
+  uint64_t next_base; /* next block's first logical id */
+  uint32_t *warp_base;
+  uint32_t *warp_last_pc, *warp_last_mask; /* last retirement, for time-outs */
+  unsigned char *warp_state;
+  unsigned *warp_age;
+  struct simty_tb_dispatch driven;
+  int started;
+  uint64_t cycles;
+
+  /* console */
+  struct console_line *lines;
+  size_t line_count, line_cap;
+  int out_of_memory;
+  FILE *out; /* stdout, or a test's file */
+};
+
+static const char *const counter_names[SIMTY_CTR_COUNT] = {
+#define SIMTY_X_(name, index, text) [index] = #name,
+    SIMTY_COUNTER_MAP(SIMTY_X_)
+#undef SIMTY_X_
+};
+
+static const char *fault_name(unsigned cause)
+{
+  switch (cause) {
+#define SIMTY_X_(name, code, text)                                           \
+  case code:                                                                 \
+    return #name;
+    SIMTY_FAULT_MAP(SIMTY_X_)
+#undef SIMTY_X_
+  default:
+    return "unknown";
+  }
+}
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: " PROG " [--warps W] [--lanes L] [--threads N] "
+          "[--stack-log2 S]\n"
+          "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
+          "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
+          "       [--trace FILE] [--quiet] [--vcd FILE] [--cycles-report]\n"
+          "       [+trace] [+vcd[=FILE]] [+fst[=FILE]] [+console-stall] "
+          "kernel.elf\n");
+}
+
+static void err_msg(const char *fmt, ...)
+{
+  va_list ap;
+  fputs(PROG ": ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+/* Unsigned number, decimal or 0x hex, the whole string. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+  char *end;
+  unsigned long long v;
+  if (!s || !*s || *s == '-' || *s == '+')
+    return -1;
+  errno = 0;
+  v = strtoull(s, &end, 0);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static void free_tb(struct simty_tb *tb)
+{
+  size_t i;
+  if (!tb)
+    return;
+  if (tb->trace)
+    fclose(tb->trace);
+  for (i = 0; i < tb->line_count; i++)
+    free(tb->lines[i].text);
+  free(tb->lines);
+  free(tb->dumps);
+  free(tb->warp_base);
+  free(tb->warp_last_pc);
+  free(tb->warp_last_mask);
+  free(tb->warp_state);
+  free(tb->warp_age);
+  free(tb->code);
+  free(tb->data);
+  simty__elf_free(&tb->elf);
+  free(tb);
+}
+
+void simty_tb_destroy(struct simty_tb *tb) { free_tb(tb); }
+
+/* Is [addr, addr + len) inside the window starting at base of size size? */
+static int inside(uint32_t addr, uint64_t len, uint32_t base, uint32_t size)
+{
+  return addr >= base && (uint64_t)addr - base + len <= size;
+}
+
+static uint8_t *device_bytes(struct simty_tb *tb, uint32_t addr, uint64_t len)
+{
+  if (inside(addr, len, SIMTY_DATA_BASE, tb->data_size))
+    return tb->data + (addr - SIMTY_DATA_BASE);
+  if (inside(addr, len, SIMTY_CODE_BASE, tb->code_size))
+    return tb->code + (addr - SIMTY_CODE_BASE);
+  return NULL;
+}
+
+struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
+                                 unsigned lanes, uint32_t code_size,
+                                 uint32_t data_size, int *exit_code)
+{
+  struct simty_tb *tb = calloc(1, sizeof(*tb));
+  const char *kernel = NULL, *trace_path = NULL, *args_symbol = NULL;
+  uint64_t threads = (uint64_t)warps * lanes, stack_log2 = 10;
+  uint64_t max_cycles = 100000000u;
+  char err[256];
+  unsigned i;
+  int a;
+
+  *exit_code = SIMTY_TB_EXIT_INPUT;
+  if (!tb) {
+    err_msg("out of memory");
+    return NULL;
+  }
+  tb->out = stdout;
+  tb->warps = warps;
+  tb->lanes = lanes;
+  tb->code_size = code_size;
+  tb->data_size = data_size;
+  tb->dumps = calloc((size_t)argc + 1, sizeof(*tb->dumps));
+  if (!tb->dumps) {
+    err_msg("out of memory");
+    free_tb(tb);
+    return NULL;
+  }
+
+  for (a = 1; a < argc; a++) {
+    const char *opt = argv[a];
+    const char *val = NULL;
+    uint64_t n;
+    /* Options that take a value: --name VALUE or --name=VALUE. */
+    static const char *const valued[] = {
+        "--warps",     "--lanes",     "--threads", "--stack-log2",
+        "--max-cycles", "--code-size", "--data-size", "--args",
+        "--dump",      "--trace",     "--vcd",     NULL};
+    char name[32];
+    const char *eq = strchr(opt, '=');
+    size_t name_len = eq && opt[0] == '-' ? (size_t)(eq - opt) : strlen(opt);
+    int takes_value = 0;
+    if (name_len < sizeof(name)) {
+      memcpy(name, opt, name_len);
+      name[name_len] = '\0';
+      for (i = 0; valued[i]; i++)
+        if (!strcmp(name, valued[i]))
+          takes_value = 1;
+    } else {
+      name[0] = '\0';
+    }
+    if (takes_value) {
+      if (eq && opt[0] == '-') {
+        val = eq + 1;
+      } else if (a + 1 < argc) {
+        val = argv[++a];
+      } else {
+        err_msg("option %s needs a value", name);
+        usage(stderr);
+        goto usage_error;
+      }
+      opt = name;
+    }
+
+    if (!strcmp(opt, "--warps") || !strcmp(opt, "--lanes")) {
+      unsigned built = opt[2] == 'w' ? warps : lanes;
+      if (parse_u64(val, &n) || n != built) {
+        err_msg("this binary is built for %u warps x %u lanes; %s %s is "
+                "not supported (build build/rtl/core_WxL/simty-rtl)",
+                warps, lanes, opt, val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--threads")) {
+      if (parse_u64(val, &threads) || threads < 1 ||
+          threads > SIMTY_MAX_THREADS) {
+        err_msg("--threads must be 1..%u, not '%s'", SIMTY_MAX_THREADS, val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--stack-log2")) {
+      if (parse_u64(val, &stack_log2) || stack_log2 < SIMTY_STACK_LOG2_MIN ||
+          stack_log2 > SIMTY_STACK_LOG2_MAX) {
+        err_msg("--stack-log2 must be %d..%d, not '%s'", SIMTY_STACK_LOG2_MIN,
+                SIMTY_STACK_LOG2_MAX, val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--max-cycles")) {
+      if (parse_u64(val, &max_cycles)) {
+        err_msg("--max-cycles must be a number (0: no time-out), not '%s'",
+                val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--code-size") || !strcmp(opt, "--data-size")) {
+      uint32_t built = opt[2] == 'c' ? code_size : data_size;
+      if (parse_u64(val, &n) || n != built) {
+        err_msg("this binary is built for %s %" PRIu32
+                " (a parameter of the core); '%s' is not supported",
+                opt, built, val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--args")) {
+      args_symbol = val;
+    } else if (!strcmp(opt, "--dump")) {
+      struct dump_request *d = &tb->dumps[tb->dump_count];
+      const char *colon = strrchr(val, ':');
+      if (!colon || colon == val || parse_u64(colon + 1, &n) ||
+          n > SIMTY_DATA_WINDOW / 4) {
+        err_msg("--dump wants SYMBOL:COUNT, not '%s'", val);
+        goto usage_error;
+      }
+      /* The symbol is the text before the colon: cut it in place. */
+      d->symbol = val;
+      argv[a][colon - argv[a]] = '\0';
+      d->count = (uint32_t)n;
+      tb->dump_count++;
+    } else if (!strcmp(opt, "--trace")) {
+      trace_path = val;
+    } else if (!strcmp(opt, "--vcd")) {
+      tb->wave_file = val;
+    } else if (!strcmp(opt, "--counters")) {
+      tb->counters = 1;
+    } else if (!strcmp(opt, "--quiet")) {
+      tb->quiet = 1;
+    } else if (!strcmp(opt, "--cycles-report")) {
+      tb->cycles_report = 1;
+    } else if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+      usage(stdout);
+      *exit_code = SIMTY_TB_EXIT_OK;
+      free_tb(tb);
+      return NULL;
+    } else if (!strcmp(opt, "+trace")) {
+      tb->verbose_trace = 1;
+    } else if (!strcmp(opt, "+console-stall")) {
+      tb->console_stall = 1;
+    } else if (!strncmp(opt, "+vcd", 4) || !strncmp(opt, "+fst", 4)) {
+      if (opt[4] == '=' && opt[5])
+        tb->wave_file = opt + 5;
+      else if (opt[4] == '\0')
+        tb->wave_file = opt[1] == 'v' ? "simty-rtl.vcd" : "simty-rtl.fst";
+      else {
+        err_msg("unknown option '%s'", opt);
+        goto usage_error;
+      }
+    } else if (opt[0] == '-' || opt[0] == '+') {
+      err_msg("unknown option '%s'", opt);
+      usage(stderr);
+      goto usage_error;
+    } else if (kernel) {
+      err_msg("one kernel only ('%s' and '%s')", kernel, opt);
+      goto usage_error;
+    } else {
+      kernel = opt;
+    }
+  }
+  if (!kernel) {
+    err_msg("no kernel given");
+    usage(stderr);
+    goto usage_error;
+  }
+  tb->nthreads = (uint32_t)threads;
+  tb->stack_log2 = (unsigned)stack_log2;
+  tb->max_cycles = max_cycles;
+  tb->stack_top = SIMTY_DATA_BASE + data_size;
+
+  /* Bad input from here on: exit 1. */
+  if (simty__elf_load_file(kernel, &tb->elf, err, sizeof(err))) {
+    err_msg("%s", err); /* names the file already */
+    free_tb(tb);
+    return NULL;
+  }
+  if (simty__elf_check_layout(&tb->elf, code_size, data_size, err,
+                              sizeof(err))) {
+    err_msg("%s: %s", kernel, err);
+    free_tb(tb);
+    return NULL;
+  }
+  if ((((uint64_t)warps * lanes) << stack_log2) >
+          (uint64_t)tb->stack_top - SIMTY_DATA_BASE ||
+      tb->stack_top - (((uint64_t)warps * lanes) << stack_log2) <
+          tb->elf.data_end) {
+    err_msg("%s: %u thread stacks of %u bytes overlap the kernel data "
+            "(which ends at 0x%08" PRIx32 ")",
+            kernel, warps * lanes, 1u << stack_log2, tb->elf.data_end);
+    free_tb(tb);
+    return NULL;
+  }
+  if (args_symbol &&
+      simty__elf_symbol(&tb->elf, args_symbol, &tb->args, NULL)) {
+    err_msg("%s: no symbol '%s' for --args", kernel, args_symbol);
+    free_tb(tb);
+    return NULL;
+  }
+
+  tb->code = calloc(code_size, 1);
+  tb->data = calloc(data_size, 1);
+  tb->warp_base = calloc(warps, sizeof(*tb->warp_base));
+  tb->warp_state = calloc(warps, 1);
+  tb->warp_age = calloc(warps, sizeof(*tb->warp_age));
+  tb->warp_last_pc = calloc(warps, sizeof(*tb->warp_last_pc));
+  tb->warp_last_mask = calloc(warps, sizeof(*tb->warp_last_mask));
+  if (!tb->code || !tb->data || !tb->warp_base || !tb->warp_state ||
+      !tb->warp_age || !tb->warp_last_pc || !tb->warp_last_mask) {
+    err_msg("out of memory");
+    free_tb(tb);
+    return NULL;
+  }
+  for (i = 0; i < tb->elf.segment_count; i++) {
+    const struct simty_elf_segment *s = &tb->elf.segments[i];
+    uint8_t *dst = device_bytes(tb, s->addr, s->mem_size);
+    if (!dst) { /* check_layout accepted it: cannot happen */
+      err_msg("%s: segment at 0x%08" PRIx32 " outside memory", kernel,
+              s->addr);
+      free_tb(tb);
+      return NULL;
+    }
+    memcpy(dst, s->data, s->file_size);
+  }
+  for (i = 0; i < tb->dump_count; i++) {
+    struct dump_request *d = &tb->dumps[i];
+    if (simty__elf_symbol(&tb->elf, d->symbol, &d->addr, NULL)) {
+      err_msg("%s: no symbol '%s' for --dump", kernel, d->symbol);
+      free_tb(tb);
+      return NULL;
+    }
+    if (!device_bytes(tb, d->addr, 4ull * d->count)) {
+      err_msg("%s: --dump %s:%" PRIu32 " (0x%08" PRIx32
+              ") is outside device memory",
+              kernel, d->symbol, d->count, d->addr);
+      free_tb(tb);
+      return NULL;
+    }
+  }
+  if (trace_path) {
+    tb->trace = fopen(trace_path, "w");
+    if (!tb->trace) {
+      err_msg("%s: %s", trace_path, strerror(errno));
+      free_tb(tb);
+      return NULL;
+    }
+    setvbuf(tb->trace, NULL, _IOFBF, 1 << 20);
+  }
+  *exit_code = SIMTY_TB_EXIT_OK;
+  return tb;
+
+usage_error:
+  *exit_code = SIMTY_TB_EXIT_USAGE;
+  free_tb(tb);
+  return NULL;
+}
+
+uint8_t *simty_tb_code(struct simty_tb *tb) { return tb->code; }
+uint8_t *simty_tb_data(struct simty_tb *tb) { return tb->data; }
+uint32_t simty_tb_nthreads(const struct simty_tb *tb) { return tb->nthreads; }
+uint32_t simty_tb_args(const struct simty_tb *tb) { return tb->args; }
+uint32_t simty_tb_stack_top(const struct simty_tb *tb) { return tb->stack_top; }
+unsigned simty_tb_stack_log2(const struct simty_tb *tb)
+{
+  return tb->stack_log2;
+}
+const char *simty_tb_wave_file(const struct simty_tb *tb)
+{
+  return tb->wave_file;
+}
+int simty_tb_verbose_trace(const struct simty_tb *tb)
+{
+  return tb->verbose_trace;
+}
+int simty_tb_console_stall(const struct simty_tb *tb)
+{
+  return tb->console_stall;
+}
+uint64_t simty_tb_cycles(const struct simty_tb *tb) { return tb->cycles; }
+void simty_tb_set_output(struct simty_tb *tb, FILE *out) { tb->out = out; }
+
+void simty_tb_retire(struct simty_tb *tb, unsigned warp, uint32_t pc,
+                     uint32_t mask)
+{
+  uint32_t base = 0;
+  if (warp < tb->warps) {
+    base = tb->warp_base[warp];
+    tb->warp_last_pc[warp] = pc;
+    tb->warp_last_mask[warp] = mask;
+  }
+  if (tb->trace)
+    fprintf(tb->trace, "%" PRIu32 " %08" PRIx32 " %" PRIx32 "\n", base, pc,
+            mask);
+  if (tb->verbose_trace)
+    fprintf(stderr, "retire cycle=%" PRIu64 " warp=%u base=%" PRIu32
+                    " pc=%08" PRIx32 " mask=%" PRIx32 "\n",
+            tb->cycles, warp, base, pc, mask);
+}
+
+static void print_line(struct simty_tb *tb, const struct console_line *l)
+{
+  fprintf(tb->out, "[%" PRIu32 "] %.*s\n", l->tid, (int)l->len,
+          l->text ? l->text : "");
+}
+
+void simty_tb_console(struct simty_tb *tb, uint32_t tid, uint8_t byte)
+{
+  struct console_line *l = NULL;
+  size_t i;
+  for (i = tb->line_count; i-- > 0;)
+    if (tb->lines[i].tid == tid) {
+      l = &tb->lines[i];
+      break;
+    }
+  if (byte == '\n') {
+    struct console_line empty = {tid, NULL, 0, 0};
+    if (!tb->quiet)
+      print_line(tb, l ? l : &empty);
+    if (l) { /* the thread has no open line any more */
+      free(l->text);
+      *l = tb->lines[--tb->line_count];
+    }
+    return;
+  }
+  if (!l) {
+    if (tb->line_count == tb->line_cap) {
+      size_t cap = tb->line_cap ? 2 * tb->line_cap : 16;
+      struct console_line *grown = realloc(tb->lines, cap * sizeof(*grown));
+      if (!grown) {
+        tb->out_of_memory = 1;
+        return;
+      }
+      tb->lines = grown;
+      tb->line_cap = cap;
+    }
+    l = &tb->lines[tb->line_count++];
+    memset(l, 0, sizeof(*l));
+    l->tid = tid;
+  }
+  if (l->len == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 64;
+    char *grown = realloc(l->text, cap);
+    if (!grown) {
+      tb->out_of_memory = 1;
+      return;
+    }
+    l->text = grown;
+    l->cap = cap;
+  }
+  l->text[l->len++] = (char)byte;
+}
+
+void simty_tb_dispatched(struct simty_tb *tb)
+{
+  unsigned w = tb->driven.warp;
+  tb->warp_base[w] = tb->driven.base_tid;
+  tb->warp_state[w] = WARP_PENDING;
+  tb->warp_age[w] = 0;
+  tb->warp_last_pc[w] = tb->driven.pc;
+  tb->warp_last_mask[w] = tb->driven.mask;
+  tb->next_base += tb->lanes;
+  tb->started = 1;
+  tb->driven.valid = 0;
+}
+
+void simty_tb_protocol_error(struct simty_tb *tb, const char *what,
+                             uint32_t addr)
+{
+  err_msg("core broke its interface at cycle %" PRIu64 ": %s (0x%08" PRIx32
+          ")",
+          tb->cycles, what, addr);
+}
+
+enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
+                                  int idle, int fault_valid,
+                                  struct simty_tb_dispatch *next)
+{
+  unsigned w;
+  int all_free = 1;
+
+  if (tb->started)
+    tb->cycles++;
+  next->valid = 0;
+  if (fault_valid)
+    return SIMTY_TB_FAULTED;
+  for (w = 0; w < tb->warps; w++) {
+    int busy = (warp_busy >> w) & 1;
+    switch (tb->warp_state[w]) {
+    case WARP_PENDING:
+      if (busy)
+        tb->warp_state[w] = WARP_RUNNING;
+      else if (++tb->warp_age[w] > BUSY_RISE_LIMIT) {
+        err_msg("core broke its interface at cycle %" PRIu64
+                ": warp_busy_o[%u] did not rise within %d cycles of the "
+                "dispatch",
+                tb->cycles, w, BUSY_RISE_LIMIT);
+        return SIMTY_TB_BROKEN;
+      }
+      break;
+    case WARP_RUNNING:
+      if (!busy)
+        tb->warp_state[w] = WARP_FREE;
+      break;
+    default:
+      break;
+    }
+    if (tb->warp_state[w] != WARP_FREE || busy)
+      all_free = 0;
+  }
+  if (tb->started && tb->max_cycles && tb->cycles >= tb->max_cycles)
+    return SIMTY_TB_TIMEOUT;
+  if (tb->next_base >= tb->nthreads) {
+    if (all_free && idle)
+      return SIMTY_TB_DONE;
+    return SIMTY_TB_RUNNING;
+  }
+  /* Next block to the lowest free warp; the same one stays driven until
+   * accepted since nothing else frees or takes that warp meanwhile. */
+  for (w = 0; w < tb->warps; w++)
+    if (tb->warp_state[w] == WARP_FREE && !((warp_busy >> w) & 1))
+      break;
+  if (w < tb->warps) {
+    uint64_t left = tb->nthreads - tb->next_base;
+    next->valid = 1;
+    next->warp = w;
+    next->pc = tb->elf.entry;
+    next->base_tid = (uint32_t)tb->next_base;
+    next->mask = left >= tb->lanes ? (uint32_t)(((uint64_t)1 << tb->lanes) - 1)
+                                   : (uint32_t)(((uint64_t)1 << left) - 1);
+  }
+  tb->driven = *next;
+  return SIMTY_TB_RUNNING;
+}
+
+static int cmp_line_tid(const void *a, const void *b)
+{
+  const struct console_line *x = a, *y = b;
+  return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
+                    const struct simty_tb_fault *fault, const uint64_t *ctr,
+                    double seconds)
+{
+  unsigned i;
+  uint32_t k;
+  int code = SIMTY_TB_EXIT_OK;
+
+  if (state == SIMTY_TB_BROKEN)
+    code = SIMTY_TB_EXIT_PROTOCOL;
+  /* Unfinished console lines, by thread id. */
+  if (tb->line_count)
+    qsort(tb->lines, tb->line_count, sizeof(*tb->lines), cmp_line_tid);
+  for (i = 0; i < tb->line_count; i++)
+    if (!tb->quiet)
+      print_line(tb, &tb->lines[i]);
+  for (i = 0; i < tb->dump_count; i++) {
+    const struct dump_request *d = &tb->dumps[i];
+    const uint8_t *p = device_bytes(tb, d->addr, 4ull * d->count);
+    for (k = 0; k < d->count; k++, p += 4) {
+      uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+                   (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+      fprintf(tb->out, "%s[%" PRIu32 "] = %" PRId32 "\n", d->symbol, k,
+              (int32_t)v);
+    }
+  }
+  if (tb->counters) {
+    for (i = 0; i < SIMTY_CTR_COUNT; i++)
+      fprintf(tb->out, "%s = %" PRIu64 "\n", counter_names[i], ctr[i]);
+    fprintf(tb->out, "ipc = %.3f\n", ctr[SIMTY_CTR_cycles]
+                               ? (double)ctr[SIMTY_CTR_warp_insts] /
+                                     (double)ctr[SIMTY_CTR_cycles]
+                               : 0.0);
+    fprintf(tb->out, "simd_efficiency = %.3f\n",
+           ctr[SIMTY_CTR_warp_insts]
+               ? (double)ctr[SIMTY_CTR_thread_insts] /
+                     ((double)ctr[SIMTY_CTR_warp_insts] * tb->lanes)
+               : 0.0);
+  }
+  fflush(tb->out);
+  if (state == SIMTY_TB_FAULTED || state == SIMTY_TB_TIMEOUT) {
+    struct simty_tb_fault f = {SIMTY_FAULT_TIMEOUT, 0, 0, 0, 0};
+    if (state == SIMTY_TB_FAULTED && fault) {
+      f = *fault;
+    } else {
+      /* The RTL has no "next slot" like the model: name the lowest busy
+       * warp at the last instruction it retired (schedule-dependent,
+       * like the model's record). */
+      unsigned w;
+      for (w = 0; w < tb->warps; w++)
+        if (tb->warp_state[w] != WARP_FREE) {
+          unsigned lane = 0;
+          while (lane < 31 && !((tb->warp_last_mask[w] >> lane) & 1))
+            lane++;
+          f.pc = tb->warp_last_pc[w];
+          f.hart = w * tb->lanes + lane;
+          f.tid = tb->warp_base[w] + lane;
+          break;
+        }
+    }
+    char name[64];
+    const char *n = fault_name(f.cause);
+    for (i = 0; n[i] && i + 1 < sizeof(name); i++)
+      name[i] = (char)(n[i] >= 'A' && n[i] <= 'Z' ? n[i] - 'A' + 'a' : n[i]);
+    name[i] = '\0';
+    fprintf(stderr,
+            "fault: %s (cause %u) pc=0x%08" PRIx32 " hart=%" PRIu32
+            " tid=%" PRIu32 " addr=0x%08" PRIx32 "\n",
+            name, f.cause, f.pc, f.hart, f.tid, f.addr);
+    code = SIMTY_TB_EXIT_FAULT;
+  }
+  if (tb->cycles_report)
+    fprintf(stderr,
+            "cycles-report: cycles=%" PRIu64 " seconds=%.3f "
+            "cycles_per_second=%.0f\n",
+            tb->cycles, seconds, seconds > 0 ? (double)tb->cycles / seconds : 0.0);
+  if (tb->trace && fflush(tb->trace)) {
+    err_msg("writing the trace: %s", strerror(errno));
+    code = code ? code : SIMTY_TB_EXIT_INPUT;
+  }
+  if (tb->out_of_memory) {
+    err_msg("out of memory buffering console lines: output incomplete");
+    code = code ? code : SIMTY_TB_EXIT_INPUT;
+  }
+  return code;
+}

@@ -1,0 +1,291 @@
+// simty_tb_main.cpp - Verilator glue of the simty_core testbench: clock,
+// reset, the two synchronous RAMs and the per-cycle handshakes. Everything
+// else (command line, ELF, dispatcher, console, reports) is C, in
+// simty_tb.c; this file only moves bits between it and the model.
+//
+// Built once per configuration with -DSIMTY_TB_WARPS/_LANES/_CODE_SIZE/
+// _DATA_SIZE equal to the Verilog parameters (-G) of the same build.
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "Vsimty_core.h"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+typedef VerilatedFstC WaveWriter;
+#elif VM_TRACE
+#include "verilated_vcd_c.h"
+typedef VerilatedVcdC WaveWriter;
+#endif
+
+#include "simty_arch.h"
+#include "simty_tb.h"
+
+#ifndef SIMTY_TB_WARPS
+#error "build with -DSIMTY_TB_WARPS=W -DSIMTY_TB_LANES=L (see hw/rtl/rtl.mk)"
+#endif
+
+static const unsigned kLanes = SIMTY_TB_LANES;
+static const unsigned kLineBytes = 4 * kLanes;
+static const uint32_t kCodeSize = SIMTY_TB_CODE_SIZE;
+static const uint32_t kDataSize = SIMTY_TB_DATA_SIZE;
+
+// Verilator maps a port to an 8/16/32/64-bit integer or to VlWide<N>
+// depending on its width (a function of LANES): these read and write
+// 32-bit word i of any of them.
+template <typename T> static inline uint32_t word_of(const T &v, unsigned i)
+{
+  return i ? static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32)
+           : static_cast<uint32_t>(v);
+}
+template <std::size_t N>
+static inline uint32_t word_of(const VlWide<N> &v, unsigned i)
+{
+  return v[i];
+}
+static inline void set_word(IData &v, unsigned, uint32_t x) { v = x; }
+static inline void set_word(QData &v, unsigned i, uint32_t x)
+{
+  const unsigned s = 32 * i;
+  v = (v & ~(0xffffffffull << s)) | (static_cast<uint64_t>(x) << s);
+}
+template <std::size_t N>
+static inline void set_word(VlWide<N> &v, unsigned i, uint32_t x)
+{
+  v[i] = x;
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+namespace {
+
+class Bench {
+public:
+  Bench(simty_tb *tb) : tb_(tb), top_(new Vsimty_core(&ctx_))
+  {
+    code_ = simty_tb_code(tb);
+    data_ = simty_tb_data(tb);
+    console_stall_ = simty_tb_console_stall(tb);
+  }
+
+  ~Bench()
+  {
+#if VM_TRACE
+    if (waves_)
+      waves_->close();
+#endif
+    top_->final();
+  }
+
+  // Returns 0, or an exit code if waves were asked of a build without them.
+  int open_waves(const char *path)
+  {
+    if (!path)
+      return 0;
+#if VM_TRACE
+    ctx_.traceEverOn(true);
+    waves_.reset(new WaveWriter);
+    top_->trace(waves_.get(), 99);
+    waves_->open(path);
+    return 0;
+#else
+    fprintf(stderr,
+            "simty-rtl: waveforms need the traced build: make "
+            "build/rtl/core_%ux%u/simty-rtl-wave\n",
+            SIMTY_TB_WARPS, SIMTY_TB_LANES);
+    return SIMTY_TB_EXIT_USAGE;
+#endif
+  }
+
+  int run()
+  {
+    top_->launch_nthreads_i = simty_tb_nthreads(tb_);
+    top_->launch_args_i = simty_tb_args(tb_);
+    top_->launch_stack_top_i = simty_tb_stack_top(tb_);
+    top_->launch_stack_log2_i = simty_tb_stack_log2(tb_);
+    top_->console_ready_i = 1;
+    top_->ctr_sel_i = 0;
+    top_->ctr_clear_i = 0;
+    top_->halt_i = 0;
+    top_->dispatch_valid_i = 0;
+    top_->rst_i = 1;
+    for (int i = 0; i < 4; i++)
+      cycle();
+    top_->rst_i = 0;
+    in_reset_ = false;
+
+    simty_tb_state state = SIMTY_TB_RUNNING;
+    simty_tb_dispatch next = {};
+    auto start = std::chrono::steady_clock::now();
+    while (state == SIMTY_TB_RUNNING) {
+      if (!cycle()) {
+        state = SIMTY_TB_BROKEN;
+        break;
+      }
+      state = simty_tb_step(tb_, top_->warp_busy_o, top_->idle_o,
+                            top_->fault_valid_o, &next);
+      drive_dispatch(next);
+      if (console_stall_)
+        top_->console_ready_i = !top_->console_ready_i;
+    }
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+
+    simty_tb_fault fault = {};
+    if (state == SIMTY_TB_FAULTED) {
+      fault.cause = top_->fault_cause_o;
+      fault.pc = top_->fault_pc_o;
+      fault.hart = top_->fault_hart_o;
+      fault.tid = top_->fault_tid_o;
+      fault.addr = top_->fault_addr_o;
+    }
+    // Stop everything before reading counters: a time-out halts the core
+    // like the host's abort does.
+    drive_dispatch(simty_tb_dispatch{});
+    top_->halt_i = state == SIMTY_TB_TIMEOUT;
+    top_->console_ready_i = 1;
+    uint64_t ctr[SIMTY_CTR_COUNT];
+    // ctr_value_o may be registered: select, clock once, read. `cycles`
+    // is read first, before the extra clocks could add to it.
+    for (unsigned i = 0; i < SIMTY_CTR_COUNT; i++) {
+      top_->ctr_sel_i = i;
+      top_->eval();
+      cycle();
+      ctr[i] = top_->ctr_value_o;
+    }
+    return simty_tb_finish(tb_, state, &fault, ctr, seconds);
+  }
+
+private:
+  void drive_dispatch(const simty_tb_dispatch &d)
+  {
+    top_->dispatch_valid_i = d.valid;
+    top_->dispatch_warp_i = d.warp;
+    top_->dispatch_pc_i = d.pc;
+    top_->dispatch_base_tid_i = d.base_tid;
+    top_->dispatch_mask_i = d.mask;
+  }
+
+  // One clock period: sample what the core asks for at the rising edge,
+  // clock, answer with the RAMs' outputs. False if the core asked for
+  // memory outside its contract.
+  bool cycle()
+  {
+    const bool fire = top_->dispatch_valid_i && top_->dispatch_ready_o;
+    const bool imem_en = top_->imem_en_o;
+    const uint32_t imem_addr = top_->imem_addr_o;
+    const bool dmem_en = top_->dmem_en_o;
+    bool ok = true;
+
+    if (!in_reset_) {
+      if (top_->retire_valid_o)
+        simty_tb_retire(tb_, top_->retire_warp_o, top_->retire_pc_o,
+                        top_->retire_mask_o);
+      if (top_->console_valid_o && top_->console_ready_i)
+        simty_tb_console(tb_, top_->console_tid_o, top_->console_byte_o);
+      if (fire)
+        simty_tb_dispatched(tb_);
+    }
+
+    uint32_t ifetch = imem_word_;
+    if (imem_en && !in_reset_) {
+      const uint32_t off = imem_addr - SIMTY_CODE_BASE;
+      if ((imem_addr & 3) || imem_addr < SIMTY_CODE_BASE || off >= kCodeSize) {
+        simty_tb_protocol_error(tb_, "fetch outside populated CODE",
+                                imem_addr);
+        ok = false;
+      } else {
+        ifetch = load32(code_ + off);
+      }
+    }
+    if (dmem_en && !in_reset_)
+      ok = data_access() && ok;
+
+    top_->clk_i = 1;
+    top_->eval();
+    tick_waves();
+    imem_word_ = ifetch;
+    top_->imem_rdata_i = ifetch;
+    if (dmem_en && !in_reset_)
+      for (unsigned i = 0; i < kLanes; i++)
+        set_word(top_->dmem_rdata_i, i, load32(line_ + 4 * i));
+    top_->clk_i = 0;
+    top_->eval();
+    tick_waves();
+    return ok;
+  }
+
+  // The line RAM: read the old contents, then write enabled bytes.
+  bool data_access()
+  {
+    const uint32_t addr = top_->dmem_addr_o;
+    const uint32_t off = addr - SIMTY_DATA_BASE;
+    if ((addr & (kLineBytes - 1)) || addr < SIMTY_DATA_BASE ||
+        off >= kDataSize) {
+      simty_tb_protocol_error(tb_, "data line outside populated DATA or "
+                                   "not line-aligned", addr);
+      return false;
+    }
+    uint8_t *line = data_ + off;
+    std::memcpy(line_, line, kLineBytes);
+    for (unsigned i = 0; i < kLanes; i++) {
+      const uint32_t be = (word_of(top_->dmem_be_o, i / 8) >> (4 * (i % 8))) & 15;
+      if (!be)
+        continue;
+      const uint32_t w = word_of(top_->dmem_wdata_o, i);
+      for (unsigned b = 0; b < 4; b++)
+        if (be & (1u << b))
+          line[4 * i + b] = static_cast<uint8_t>(w >> (8 * b));
+    }
+    return true;
+  }
+
+  void tick_waves()
+  {
+#if VM_TRACE
+    if (waves_)
+      waves_->dump(time_);
+#endif
+    time_++;
+  }
+
+  simty_tb *tb_;
+  VerilatedContext ctx_;
+  std::unique_ptr<Vsimty_core> top_;
+#if VM_TRACE
+  std::unique_ptr<WaveWriter> waves_;
+#endif
+  const uint8_t *code_ = nullptr;
+  uint8_t *data_ = nullptr;
+  uint8_t line_[4 * SIMTY_TB_LANES] = {};
+  uint32_t imem_word_ = 0;
+  uint64_t time_ = 0;
+  bool in_reset_ = true;
+  bool console_stall_ = false;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  int code = 0;
+  simty_tb *tb = simty_tb_create(argc, argv, SIMTY_TB_WARPS, SIMTY_TB_LANES,
+                                 kCodeSize, kDataSize, &code);
+  if (!tb)
+    return code;
+  {
+    Bench bench(tb);
+    code = bench.open_waves(simty_tb_wave_file(tb));
+    if (!code)
+      code = bench.run();
+  }
+  simty_tb_destroy(tb);
+  return code;
+}

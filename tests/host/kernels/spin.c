@@ -1,0 +1,8 @@
+/* spin.c - never ends: for host time-out and abort tests. */
+#include <simty_kernel.h>
+
+int main(void)
+{
+  for (volatile uint32_t i = 0;; i++)
+    ;
+}

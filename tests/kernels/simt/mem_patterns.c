@@ -1,0 +1,63 @@
+// mem_patterns - the leader/follower rule on unit-stride, permuted,
+// broadcast, sub-word, strided, offset and scattered accesses. main is a
+// leaf that touches no stack, so the counters hold exactly these accesses
+// (checked in the objdump: nine loads/stores, in the order below).
+// Transactions per access = distinct lines (L words) its lanes touch.
+// cflags: -fno-reorder-blocks
+// dump: res:N
+// dump: perm:N
+// dump: bcast:N
+// dump: scat:min(N * L, 16384)
+// expect-all: i < N: res[i] == 3 * i + 1
+// expect-all: i < N: perm[i] == (3 * (block(i) * L + L - 1 - lane(i)) + 1
+//     if block(i) * L + L - 1 - lane(i) < N else 0)
+// expect-all: i < N: bcast[i] == 0x12f4d678 + [0x78, -0x2a, -0x0c, 0x12][i & 3]
+// expect-all: i < N * L: scat[i] == (i // L + 1 if i % L == 0 else 0)
+// expect: replays_indirect == 0 and divergent_branches == 0
+// expect: mem_requests == 9 * N
+// Lines touched per block by each access, in program order: store res[t],
+// load res[perm t], store perm[t], load word shared, load byte
+// shared[t & 3], store bcast[t], load res[2t], load res[t + 1], store
+// scat[t * L].
+// expect: mem_transactions == sum(
+//     3 + 2 + 1
+//     + len(set(2 * (b * L + l) // L for l in range(active(b))))
+//     + len(set((b * L + l + 1) // L for l in range(active(b))))
+//     + active(b)
+//     for b in range(BLOCKS))
+// expect: replays_mem == mem_transactions - 9 * BLOCKS
+// expect: path_merges == replays_mem
+// run: one-wave
+// run: waves
+// threads: min(2 * W * L + 3, 16384 // L)
+#include "simt.h"
+
+/* 256-byte aligned: every line boundary of L <= 64 lanes is an index
+ * multiple of L. res is twice as long for the stride-2 loads. */
+volatile uint32_t res[2 * MAX_THREADS + 64] __attribute__((aligned(256)));
+uint32_t perm[MAX_THREADS] __attribute__((aligned(256)));
+uint32_t bcast[MAX_THREADS] __attribute__((aligned(256)));
+uint32_t scat[16384] __attribute__((aligned(256)));
+volatile uint32_t shared __attribute__((aligned(256))) = 0x12f4d678;
+
+int main(void)
+{
+  uint32_t t = simty_thread_id();
+  uint32_t lanes = simty_lane_count();
+  uint32_t lane = t & (lanes - 1u);
+  uint32_t base = t - lane;
+  res[t] = 3 * t + 1;                                    /* unit stride */
+  perm[t] = res[base + lanes - 1u - lane];               /* reversed */
+  uint32_t w = shared;                                   /* broadcast */
+  int8_t byte = ((volatile int8_t *)&shared)[t & 3u];    /* same word */
+  bcast[t] = w + (uint32_t)(int32_t)byte;
+  uint32_t a = res[2 * t];                               /* stride 2 */
+  uint32_t b = res[t + 1];                               /* offset 1 */
+  uint32_t idx = t; /* t * lanes without a multiply call: uniform loop */
+  for (uint32_t m = lanes; m > 1u; m >>= 1)
+    idx <<= 1;
+  scat[idx] = t + 1;                                     /* stride L */
+  KEEP(a);
+  KEEP(b);
+  return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""run_kernels.py - the kernel test suites (tests/kernels/) on the RTL.
+
+Runs tests/kernels/runner.py with --exe 'build/rtl/core_{W}x{L}/simty-rtl'
+on the given configurations, leaving out only the tests that set
+`data-size:` or `code-size:`: populated memory sizes are parameters of an
+RTL build (the testbench refuses other sizes with exit 2), so those tests
+belong to the model. Every other test runs with exactly the expectations
+it has on the model.
+
+    run_kernels.py --configs 1x4,4x4,8x8,2x32 [--suite isa,simt,bad]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tests", "kernels"))
+import runner  # noqa: E402
+
+SIZE_KEYS = {"data-size", "code-size"}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--configs", default="4x4")
+    ap.add_argument("--suite", default="isa,simt,bad")
+    ap.add_argument("--rtl", default="build/rtl/core_{W}x{L}/simty-rtl")
+    ap.add_argument("--jobs", default="2")
+    ap.add_argument("extra", nargs="*", help="more runner.py options")
+    a = ap.parse_args()
+
+    suites = [s for s in a.suite.split(",")
+              if os.path.isdir(os.path.join(REPO, "tests", "kernels", s))]
+    keep, skipped = [], []
+    for test in runner.find_tests(os.path.join(REPO, "tests", "kernels"),
+                                  suites):
+        for variant in test.variants:
+            name = "%s/%s" % (test.suite, test.stem)
+            if variant[0]:
+                name += "/" + variant[0]
+            keys = {k for k, _, _ in test.directives(variant)}
+            (skipped if keys & SIZE_KEYS else keep).append(name)
+    # runner.py -k selects by substring: make sure no skipped test sneaks
+    # in through the name of a kept one.
+    for s in skipped:
+        for k in keep:
+            if k in s:
+                sys.exit("run_kernels: cannot select %s without %s" % (k, s))
+    if skipped:
+        print("run_kernels: not on RTL (memory size is a build parameter): "
+              + ", ".join(skipped), flush=True)
+    if not keep:
+        sys.exit("run_kernels: no test to run")
+    cmd = [sys.executable, os.path.join(REPO, "tests", "kernels", "runner.py"),
+           "--exe", a.rtl, "--configs", a.configs, "--suite", ",".join(suites),
+           "--jobs", a.jobs, "--keep-going"]
+    for k in keep:
+        cmd += ["-k", k]
+    return subprocess.run(cmd + a.extra).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

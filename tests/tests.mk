@@ -1,0 +1,28 @@
+# tests.mk - kernel-level test suites (tests/kernels/): ISA, SIMT behaviour
+# and bad input, run by tests/kernels/runner.py against any program that
+# implements the kernel-runner CLI. Here: the reference model.
+#
+#   make test-isa         one self-checking program per RV32I group
+#   make test-simt        reconvergence, replays, memory rule, counters
+#   make test-bad-input   refused inputs (exit 1) and faults (exit 3)
+#
+# Reuse for another runner (see tests/README.md):
+#   $(KERNEL_SUITE_RUN) --exe 'build/rtl/core_{W}x{L}/simty-rtl' \
+#       --configs 1x4,4x4,8x8,2x32 --suite isa,simt,bad
+
+KERNEL_SUITE_RUN := python3 tests/kernels/runner.py --cc $(SIMTY_CC) \
+  --build-dir $(BUILD)/tests/kernels --keep-going
+# Configurations the model runs every suite on (W x L).
+KERNEL_SUITE_CONFIGS ?= 1x1,4x4,8x8,2x8,1x32
+
+TEST_SUITES += isa simt bad-input
+
+.PHONY: test-isa test-simt test-bad-input
+test-isa: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite isa
+
+test-simt: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite simt
+
+test-bad-input: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite bad
