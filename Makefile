@@ -20,6 +20,7 @@ include hw/arch/arch.mk
 include host_lib/kernel/kernel.mk
 -include hw/model/model.mk
 -include tests/tests.mk
+-include examples/catalog.mk
 -include examples/examples.mk
 -include hw/rtl/rtl.mk
 -include hw/rtl/soc/soc.mk
@@ -34,6 +35,12 @@ deps:
 # Checked once per make invocation before anything else builds.
 .PHONY: deps-checked
 deps-checked: deps
+
+# The main job: vecadd on RUN_DEVICE, checked against the CPU, counters
+# printed. Recursive so that the packages are there before any rule runs.
+RUN_DEVICE ?= model
+run: deps
+	@$(MAKE) --no-print-directory run-example-vecadd SIMTY_DEVICE=$(RUN_DEVICE)
 
 test: deps
 	@sh scripts/run-suites.sh $(TEST_SUITES)

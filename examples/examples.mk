@@ -5,7 +5,7 @@
 #   make run-example-NAME [SIMTY_DEVICE=URI]   build and run one example
 #   make examples                              build them all
 
-EXAMPLES := vecadd
+EXAMPLES += vecadd
 SIMTY_DEVICE ?= model
 
 EXAMPLE_BIN_DIR := $(BUILD)/examples
