@@ -34,3 +34,22 @@ link: $(LINK_LIB)
 TEST_SUITES += link
 test-link: $(BUILD)/tests/test_link
 	$(BUILD)/tests/test_link
+
+# ---------------------------------------------------------------------------
+# Transports and the host link layer (driver/transport): the session
+# (retransmission, deadlines, resync) and the byte transports tcp, sim,
+# ftdi (libftdi1) and usb (libusb-1.0). Linked into libsimty.a by
+# host_lib/host_lib.mk; unit tests with the libraries mocked through
+# -Wl,--wrap= are the host-transport suite.
+
+TRANSPORT_DIR := driver/transport
+TRANSPORT_OBJ_DIR := $(BUILD)/obj/transport
+TRANSPORT_SRCS := $(TRANSPORT_DIR)/simty_session.c $(TRANSPORT_DIR)/transport_fd.c \
+  $(TRANSPORT_DIR)/transport_ftdi.c $(TRANSPORT_DIR)/transport_usb.c
+TRANSPORT_HDRS := $(TRANSPORT_DIR)/simty_transport.h host_lib/include/simty.h $(LINK_HDRS)
+TRANSPORT_OBJS := $(patsubst $(TRANSPORT_DIR)/%.c,$(TRANSPORT_OBJ_DIR)/%.o,$(TRANSPORT_SRCS))
+TRANSPORT_CFLAGS := $(HOST_CFLAGS) -Ihost_lib/include -Ihw/arch $(LINK_INCLUDES) \
+  -I$(TRANSPORT_DIR) $(shell pkg-config --cflags libftdi1 libusb-1.0 2>/dev/null)
+
+$(TRANSPORT_OBJ_DIR)/%.o: $(TRANSPORT_DIR)/%.c $(TRANSPORT_HDRS) | $(TRANSPORT_OBJ_DIR)/
+	$(CC) $(TRANSPORT_CFLAGS) -c -o $@ $<

@@ -24,18 +24,22 @@ HOSTLIB_HDRS := $(HOSTLIB_DIR)/include/simty.h $(HOSTLIB_DIR)/src/simty_internal
   $(HOSTLIB_DIR)/src/simty_elf.h hw/arch/simty_arch.h hw/model/simty_model.h
 HOSTLIB_SRCS := $(HOSTLIB_DIR)/src/simty_device.c $(HOSTLIB_DIR)/src/simty_kernel.c \
   $(HOSTLIB_DIR)/src/simty_alloc.c $(HOSTLIB_DIR)/src/backend_model.c \
-  $(HOSTLIB_DIR)/src/backend_pending.c
+  $(HOSTLIB_DIR)/src/backend_link.c
 HOSTLIB_OBJS := $(patsubst $(HOSTLIB_DIR)/src/%.c,$(HOSTLIB_OBJ_DIR)/%.o,$(HOSTLIB_SRCS))
 
 $(HOSTLIB_OBJ_DIR)/%.o: $(HOSTLIB_DIR)/src/%.c $(HOSTLIB_HDRS) | $(HOSTLIB_OBJ_DIR)/
 	$(CC) $(HOSTLIB_CFLAGS) -c -o $@ $<
 
-# One archive users link: our objects plus the model library's (which
-# carries the ELF loader).
-$(HOSTLIB): $(HOSTLIB_OBJS) $(MODEL_LIB) | $(BUILD)/lib/
+# One archive users link: our objects, the transports and the link codec
+# (driver/driver.mk), and the model library's objects (which carry the ELF
+# loader).
+HOSTLIB_ALL_OBJS := $(HOSTLIB_OBJS) $(TRANSPORT_OBJS) $(LINK_OBJ)
+$(HOSTLIB_OBJ_DIR)/backend_link.o: $(TRANSPORT_HDRS)
+
+$(HOSTLIB): $(HOSTLIB_ALL_OBJS) $(MODEL_LIB) | $(BUILD)/lib/
 	rm -f $@ && rm -rf $(HOSTLIB_OBJ_DIR)/model-ar && mkdir -p $(HOSTLIB_OBJ_DIR)/model-ar \
 	  && cd $(HOSTLIB_OBJ_DIR)/model-ar && $(AR) x $(abspath $(MODEL_LIB))
-	$(AR) rcs $@ $(HOSTLIB_OBJS) $(HOSTLIB_OBJ_DIR)/model-ar/*.o
+	$(AR) rcs $@ $(HOSTLIB_ALL_OBJS) $(HOSTLIB_OBJ_DIR)/model-ar/*.o
 
 $(HOSTLIB_HEADER): $(HOSTLIB_DIR)/include/simty.h | $(BUILD)/include/
 	cp $< $@
@@ -86,3 +90,35 @@ install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME) $(HOSTLIB_D
 	cp $(HOSTLIB_HEADER) $(BUILD)/include/simty_kernel.h $(BUILD)/include/simty_arch.h \
 	  $(INSTALL_ROOT)/include/
 	sed 's|@PREFIX@|$(PREFIX)|' $(HOSTLIB_DIR)/simty.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/simty.pc
+
+# ---- Tests (tests/host/) ----
+HOST_TEST_DIR := tests/host
+HOST_TEST_KDIR := $(BUILD)/kernels/$(HOST_TEST_DIR)/kernels
+HOST_TEST_KERNELS := $(patsubst $(HOST_TEST_DIR)/kernels/%.c,$(HOST_TEST_KDIR)/%.elf,\
+  $(wildcard $(HOST_TEST_DIR)/kernels/*.c))
+HOST_TEST_CFLAGS := $(HOSTLIB_CFLAGS) -DTEST_KERNEL_DIR='"$(abspath $(HOST_TEST_KDIR))"'
+
+$(BUILD)/tests/host/test_host_api: $(HOST_TEST_DIR)/test_host_api.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
+
+TEST_SUITES += host-api
+.PHONY: test-host-api
+test-host-api: $(BUILD)/tests/host/test_host_api $(HOST_TEST_KERNELS)
+	$(BUILD)/tests/host/test_host_api
+
+HOST_FAKE_SRCS := $(HOST_TEST_DIR)/fake_device.c
+HOST_FAKE_HDRS := $(HOST_TEST_DIR)/fake_device.h
+HOST_FAKE_SIM := $(BUILD)/tests/host/fake_sim
+
+$(HOST_FAKE_SIM): $(HOST_TEST_DIR)/fake_sim.c $(HOST_FAKE_SRCS) $(HOST_FAKE_HDRS) $(HOSTLIB) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOST_FAKE_SRCS) $(HOSTLIB) $(HOSTLIB_LIBS)
+
+$(BUILD)/tests/host/test_transport: $(HOST_TEST_DIR)/test_transport.c $(HOST_FAKE_SRCS) \
+    $(HOST_FAKE_HDRS) $(HOSTLIB) $(HOSTLIB_HDRS) $(TRANSPORT_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -DFAKE_SIM='"$(abspath $(HOST_FAKE_SIM))"' -o $@ $< \
+	  $(HOST_FAKE_SRCS) $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
+
+TEST_SUITES += host-link
+.PHONY: test-host-link
+test-host-link: $(BUILD)/tests/host/test_transport $(HOST_FAKE_SIM) $(HOST_TEST_KERNELS)
+	$(BUILD)/tests/host/test_transport

@@ -3,6 +3,40 @@
 # The core section (RTL_CORE_SRCS, RTL_INC, lint, ...) belongs above the
 # testbench section; it is owned by the core's author.
 
+# ---- core (hw/rtl/core/) ----
+# RTL_CORE_SRCS  the core's Verilog files (one module per file)
+# RTL_INC        include directories (the generated contract include)
+#   make lint-core       verilator --lint-only -Wall at 4x4 (CORE_LINT_CONFIG)
+#   make test-rtl-lint   lint at 1x1, 4x4, 8x8, 2x32 + Yosys: no latch at 4x4
+
+RTL_CORE_SRCS := $(sort $(wildcard hw/rtl/core/*.v))
+RTL_INC := -Ihw/rtl/core -I$(BUILD)/gen
+CORE_LINT_CONFIG ?= 4x4
+CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32
+YOSYS ?= yosys
+
+core_lint = verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
+  --top-module simty_core -GWARPS=$(word 1,$(subst x, ,$(1))) \
+  -GLANES=$(word 2,$(subst x, ,$(1)))
+
+.PHONY: lint-core test-rtl-lint
+lint-core: $(RTL_CORE_SRCS) $(ARCH_VH)
+	$(call core_lint,$(CORE_LINT_CONFIG))
+
+# Latches would show up as $$dlatch cells after proc: assert there are none.
+TEST_SUITES += rtl-lint
+test-rtl-lint: $(RTL_CORE_SRCS) $(ARCH_VH) | $(BUILD)/rtl/
+	@set -e; for c in $(CORE_LINT_CONFIGS); do \
+	  echo "LINT simty_core $$c"; \
+	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
+	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x}; \
+	done
+	@echo "YOSYS simty_core 4x4: no latch"
+	@$(YOSYS) -q -l $(BUILD)/rtl/core_latch_check.log -p "read_verilog -DSYNTHESIS \
+	  $(RTL_INC) $(RTL_CORE_SRCS); chparam -set WARPS 4 -set LANES 4 simty_core; \
+	  hierarchy -check -top simty_core; proc; flatten; opt_clean; \
+	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$dlatchsr t:\$$_DLATCH_*"
+
 # ---- testbench ----
 # Verilator testbench of simty_core (C in hw/sim/core/, thin C++ glue),
 # one binary per WARPS x LANES configuration:
@@ -31,7 +65,8 @@ VERILATOR ?= verilator
 
 # Verilator's own optimisations plus -O2 for the generated C++ (its default
 # -Os makes a slower simulator for a similar build time).
-RTL_TB_VFLAGS := --cc --exe --build -j $(RTL_TB_JOBS) -O3 --x-assign fast \
+RTL_TB_WARN ?=
+RTL_TB_VFLAGS = --cc --exe --build -j $(RTL_TB_JOBS) -O3 --x-assign fast $(RTL_TB_WARN) \
   --x-initial fast --top-module simty_core \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 

@@ -59,7 +59,8 @@ BRANCHES = ["beq", "bne", "blt", "bge", "bltu", "bgeu"]
 
 
 class Gen:
-    def __init__(self, seed, max_threads, nfuncs):
+    def __init__(self, seed, max_threads, nfuncs, size=1.0):
+        self.size = size
         self.r = random.Random(seed)
         self.seed = seed
         self.max_threads = max_threads
@@ -79,6 +80,10 @@ class Gen:
 
     def put_label(self, name):
         self.out.append(name + ":")
+
+    def budget(self, lo, hi):
+        """Statements of a top-level block, scaled by --size."""
+        return max(1, int(self.r.randint(lo, hi) * self.size))
 
     def dst(self):
         return self.r.choice(POOL)
@@ -279,7 +284,7 @@ class Gen:
         self.emit("sw ra, 12(sp)")
         for i, reg in enumerate(LOOP_REGS):
             self.emit("sw %s, %d(sp)" % (reg, 8 - 4 * i))
-        self.block(fn, 0, [], self.r.randint(6, 20))
+        self.block(fn, 0, [], self.budget(6, 20))
         for i, reg in enumerate(LOOP_REGS):
             self.emit("lw %s, %d(sp)" % (reg, 8 - 4 * i))
         self.emit("lw ra, 12(sp)")
@@ -347,7 +352,7 @@ class Gen:
             else:
                 self.emit("lw %s, %d(%s)" % (reg, r.choice([0, 1]) << self.stride_log2,
                                              PBUF))
-        self.block(0, 0, [], r.randint(25, 45))
+        self.block(0, 0, [], self.budget(25, 45))
         if r.random() < 0.3:
             # Some threads leave early (after saving their results).
             stay = self.label("stay")
@@ -405,6 +410,10 @@ def main():
     ap.add_argument("--max-threads", type=int, default=256)
     ap.add_argument("--functions", type=int, default=None,
                     help="generated functions f1..fN-1 (default: random 2..6)")
+    ap.add_argument("--size", type=float, default=1.0,
+                    help="scale of main's and functions' length (small "
+                         "values make short kernels, e.g. to find a "
+                         "minimal failing case)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.max_threads < 8 or a.max_threads > 256 or \
@@ -413,7 +422,7 @@ def main():
     nfuncs = a.functions
     if nfuncs is None:
         nfuncs = random.Random(a.seed * 7919 + 1).randint(2, 6)
-    text = Gen(a.seed, a.max_threads, nfuncs).kernel()
+    text = Gen(a.seed, a.max_threads, nfuncs, a.size).kernel()
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -143,6 +143,9 @@ def diff_kernel(model_exe, rtl_exe, kernel, elf, W, L, options, workdir,
     if "--threads" in options:
         nthreads = int(options[options.index("--threads") + 1], 0)
     one_block = nthreads <= L
+    # Report the first difference of each kind: together they usually
+    # point at the culprit (a wrong trace explains wrong counters).
+    problems = []
     if m["exit_code"] == 3:
         mf, rf = m["fault"], r["fault"]
         if not mf or not rf:
@@ -153,29 +156,35 @@ def diff_kernel(model_exe, rtl_exe, kernel, elf, W, L, options, workdir,
         if mf["name"] == "timeout" or not one_block:
             return None  # which fault/slot comes first depends on timing
         if mf != rf:
-            return "fault record: model %s, RTL %s" % (first_err(m),
-                                                       first_err(r))
+            problems.append("fault record: model %s, RTL %s" % (
+                first_err(m), first_err(r)))
     else:
-        for name in COMPARED_COUNTERS:
-            if m["counters"].get(name) != r["counters"].get(name):
-                return "counter %s: model %s, RTL %s" % (
-                    name, m["counters"].get(name), r["counters"].get(name))
+        bad = ["%s %s/%s" % (name, m["counters"].get(name),
+                             r["counters"].get(name))
+               for name in COMPARED_COUNTERS
+               if m["counters"].get(name) != r["counters"].get(name)]
+        if bad:
+            problems.append("counters model/RTL: " + ", ".join(bad))
         if m["console"] != r["console"]:
             for tid in sorted(set(m["console"]) | set(r["console"])):
                 if m["console"].get(tid) != r["console"].get(tid):
-                    return "console of thread %d: model %r, RTL %r" % (
-                        tid, m["console"].get(tid), r["console"].get(tid))
+                    problems.append("console of thread %d: model %r, RTL %r" % (
+                        tid, m["console"].get(tid), r["console"].get(tid)))
+                    break
     for name, count in dumps:
         a, b = m["dumps"][name], r["dumps"][name]
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                addr = elf.addr(name) + 4 * i
-                return "memory at 0x%08x (%s): model %d, RTL %d" % (
-                    addr, symbolize(elf, addr), x, y)
+        diffs = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        if diffs:
+            i = diffs[0]
+            addr = elf.addr(name) + 4 * i
+            problems.append("memory: %d words differ, first at 0x%08x (%s): "
+                            "model %d, RTL %d" % (len(diffs), addr,
+                                                  symbolize(elf, addr),
+                                                  a[i], b[i]))
     why = compare_traces(read_trace(traces[0]), read_trace(traces[1]))
     if why:
-        return "trace " + why
-    return None
+        problems.append("trace " + why)
+    return "; ".join(problems) if problems else None
 
 
 def parse_configs(text):

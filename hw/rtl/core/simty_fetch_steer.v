@@ -27,7 +27,8 @@ module simty_fetch_steer #(
 
   reg [29:0]           spc_q   [0:WARPS-1];
   reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
-  localparam [WARP_BITS-1:0] WMASK = WARPS - 1;
+  localparam [31:0] WMASK32 = WARPS - 1;
+  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
   reg [WARP_BITS-1:0]  last_q;
 
   // Round robin: the first eligible warp after the last one picked.

@@ -16,11 +16,15 @@ module simty_gather #(
 
   integer l;
   reg [LS-1:0] off;
-  reg [31:0]   word, sh;
+  reg [31:0]   word, off32;
+  // verilator lint_off UNUSEDSIGNAL
+  reg [31:0]   sh;            // only its low half feeds sub-word loads
+  // verilator lint_on UNUSEDSIGNAL
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
       off  = off_i[LS*l +: LS];
-      word = line_i[32*(off >> 2) +: 32];
+      off32 = {{(32-LS){1'b0}}, off};
+      word  = line_i[32*(off32 >> 2) +: 32];
       sh   = word >> {off[1:0], 3'b000};
       case (size_i)
         2'd0: data_o[32*l +: 32] = {{24{!uns_i && sh[7]}}, sh[7:0]};

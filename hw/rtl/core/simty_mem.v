@@ -29,7 +29,10 @@ module simty_mem #(
   output reg  [4*LANES-1:0]    dmem_be_o,
   output reg  [32*LANES-1:0]   dmem_wdata_o
 );
+// The contract include declares every constant; each block uses a few.
+// verilator lint_off UNUSEDPARAM
 `include "simty_arch.vh"
+// verilator lint_on UNUSEDPARAM
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam [31:0]  WORD_MASK  = LANES - 1;

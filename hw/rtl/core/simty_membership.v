@@ -69,7 +69,8 @@ module simty_membership #(
   localparam integer NB = LANE_BITS + 1;             // CCT count bits
   localparam integer CA = WARP_BITS + SB;
 
-  // ---- path helpers ----
+  // ---- path helpers (each looks at one field) ----
+  // verilator lint_off UNUSEDSIGNAL
   function pv(input [PW-1:0] p);  pv = p[PW-1]; endfunction
   function [7:0] pdep(input [PW-1:0] p); pdep = p[PW-2 -: 8]; endfunction
   function [29:0] ppc(input [PW-1:0] p); ppc = p[LANES +: 30]; endfunction
@@ -81,6 +82,7 @@ module simty_membership #(
   function eqk(input [PW-1:0] a, input [PW-1:0] b);
     eqk = pdep(a) == pdep(b) && ppc(a) == ppc(b);
   endfunction
+  // verilator lint_on UNUSEDSIGNAL
   function [PW-1:0] mk(input v, input [7:0] d, input [29:0] pc, input [LANES-1:0] m);
     mk = {v, d, pc, m};
   endfunction
@@ -182,6 +184,12 @@ module simty_membership #(
   reg [PW-1:0]        last_q, last_d; // current content of the top slot
   reg                 hole_q, hole_d;
   reg [SB-1:0]        holei_q, holei_d;
+  // The original HCT2 once a larger entry displaced it into slot oslot: a
+  // later entry with its key (at most one: CCT keys are distinct) must
+  // still merge with it there.
+  reg                 oout_q, oout_d;
+  reg [PW-1:0]        o_q, o_d;
+  reg [SB-1:0]        oslot_q, oslot_d;
   reg [WARP_BITS-1:0] rr_q;
   reg                 smerge;
 
@@ -191,7 +199,7 @@ module simty_membership #(
   reg           cct_we;
   reg [CA-1:0]  cct_wa;
   reg [PW-1:0]  cct_wd;
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS << SB), .ABITS(CA)) u_cct (
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(1 << CA), .ABITS(CA)) u_cct (
     .clk_i (clk_i), .re_i (cct_re), .raddr_i (cct_ra), .rdata_o (cct_rd),
     .we_i (cct_we), .waddr_i (cct_wa), .wdata_i (cct_wd)
   );
@@ -206,7 +214,8 @@ module simty_membership #(
   wire [WARPS-1:0] jobs = ins_q | reb_q;
 
   // Sorter picks the next warp with a job, round robin.
-  localparam [WARP_BITS-1:0] WMASK = WARPS - 1;
+  localparam [31:0] WMASK32 = WARPS - 1;
+  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
   reg                 pick_v;
   reg [WARP_BITS-1:0] pick_w, idx;
   integer k;
@@ -240,6 +249,9 @@ module simty_membership #(
     last_d  = last_q;
     hole_d  = hole_q;
     holei_d = holei_q;
+    oout_d  = oout_q;
+    o_d     = o_q;
+    oslot_d = oslot_q;
     cct_re  = 1'b0;
     cct_ra  = caddr(sw_q, si_q);
     cct_we  = 1'b0;
@@ -298,6 +310,7 @@ module simty_membership #(
         p_d    = h2;
         si_d   = {SB{1'b0}};
         hole_d = 1'b0;
+        oout_d = 1'b0;
         st_d   = S_REB_RD;
       end
       S_REB_RD: begin
@@ -315,11 +328,24 @@ module simty_membership #(
           wd_d = p_q;
           wa_d = si_q;
           st_d = S_REB_WR;
+          if (!oout_q && !hole_q) begin
+            // p is still the original HCT2 (a hole means p started empty)
+            oout_d  = 1'b1;
+            o_d     = p_q;
+            oslot_d = si_q;
+          end
         end else if (eqk(cct_rd, p_q)) begin
           p_d     = mk(1'b1, pdep(p_q), ppc(p_q), pmask(p_q) | pmask(cct_rd));
           hole_d  = 1'b1;
           holei_d = si_q;
           smerge  = 1'b1;
+        end else if (oout_q && eqk(cct_rd, o_q)) begin
+          wd_d    = mk(1'b1, pdep(o_q), ppc(o_q), pmask(o_q) | pmask(cct_rd));
+          wa_d    = oslot_q;
+          hole_d  = 1'b1;
+          holei_d = si_q;
+          smerge  = 1'b1;
+          st_d    = S_REB_WR;
         end
         if (si_q == top_s) begin
           last_d = (pv(p_q) && gt(cct_rd, p_q)) ? p_q : cct_rd;
@@ -420,6 +446,9 @@ module simty_membership #(
     last_q  <= last_d;
     hole_q  <= hole_d;
     holei_q <= holei_d;
+    oout_q  <= oout_d;
+    o_q     <= o_d;
+    oslot_q <= oslot_d;
   end
 
   genvar w;
@@ -462,4 +491,16 @@ module simty_membership #(
   // Merges: the update's and the sorter's.
   assign merges_o  = commit_i ? incnt - cnt : 2'd0;
   assign smerge_o  = smerge;
+`ifdef SIMTY_DEBUG_PATHS
+  always @(posedge clk_i) begin
+    if (commit_i && (((x_mask_i & y_mask_i) & {LANES{xv && yv}}) != 0 ||
+                     ((x_mask_i & pmask(H)) & {LANES{xv && hv}}) != 0 ||
+                     ((y_mask_i & pmask(H)) & {LANES{yv && hv}}) != 0))
+      $display("%t overlap w=%0d pc=%h X=%h Y=%h H=%h n=%0d", $time, mb_warp_i, mb_pc_i, X, Y, H, n_mb);
+    if (st_q == S_REB_CMP && pv(p_q) && (pmask(p_q) & pmask(cct_rd)) != 0)
+      $display("%t sorter overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
+    if (st_q == S_INS_CMP && (pmask(p_q) & pmask(cct_rd)) != 0)
+      $display("%t ins overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
+  end
+`endif
 endmodule

@@ -98,6 +98,7 @@ module simty_operand #(
 
   // Bank read addresses: RR1's first source in its bank; the other bank
   // (or the same one when RR1 does not read) serves RR2's second source.
+  // verilator lint_off UNUSEDSIGNAL
   function [BA-1:0] baddr(input [WARP_BITS-1:0] w, input [4:0] r);
     reg [BA+WARP_BITS-1:0] hi;
     reg [BA-1:0]           lo;
@@ -108,6 +109,7 @@ module simty_operand #(
       baddr = (hi[BA-1:0] << 5) | lo;
     end
   endfunction
+  // verilator lint_on UNUSEDSIGNAL
 
   wire rr1_par = (WARPS > 1) ? rr1_warp_o[0] : 1'b0;
   wire rr2_par = (WARPS > 1) ? rr2_warp_o[0] : 1'b0;

@@ -32,31 +32,34 @@ module simty_sched #(
   output reg  [WARP_BITS-1:0]  issue_warp_o
 );
 
-  localparam [WARP_BITS-1:0] WMASK = WARPS - 1;
+  localparam [31:0] WMASK32 = WARPS - 1;
+  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
   reg [WARP_BITS-1:0] last_q;
   reg [WARPS-1:0]     can;
 
   // Results reach the operands by the write-back bypass only from distance
   // 4 on: a consumer waits while its producer is in RR2 or EX.
   integer w;
+  reg [WARP_BITS-1:0] wi;
   reg [4:0] rs1, rs2;
   reg       dep, bank;
   always @* begin
     for (w = 0; w < WARPS; w = w + 1) begin
+      wi  = w[WARP_BITS-1:0];
       rs1 = ib_rs1_i[w*5 +: 5];
       rs2 = ib_rs2_i[w*5 +: 5];
-      dep = (rr2_valid_i && rr2_warp_i == w && rr2_wr_i &&
+      dep = (rr2_valid_i && rr2_warp_i == wi && rr2_wr_i &&
              ((ib_use1_i[w] && rr2_rd_i == rs1) ||
               (ib_use2_i[w] && rr2_rd_i == rs2))) ||
-            (ex_valid_i && ex_warp_i == w && ex_wr_i &&
+            (ex_valid_i && ex_warp_i == wi && ex_wr_i &&
              ((ib_use1_i[w] && ex_rd_i == rs1) ||
               (ib_use2_i[w] && ex_rd_i == rs2)));
       // The previous instruction reads its second operand from its bank
       // next cycle: our first operand must come from the other bank.
       bank = rr1_valid_i && rr1_use2_i && ib_use1_i[w] &&
-             rr1_warp_i[0] == w[0];
+             rr1_warp_i[0] == wi[0];
       can[w] = ready_i[w] && ib_valid_i[w] && !dep && !bank &&
-               !(rr1_valid_i && rr1_warp_i == w);
+               !(rr1_valid_i && rr1_warp_i == wi);
     end
   end
 

@@ -53,6 +53,7 @@ module simty_mmio #(
   input  wire [31:0]          fault_hart_i,
   input  wire [31:0]          fault_tid_i,
   input  wire [31:0]          fault_addr_i,
+  input  wire                 retire_valid_i,   // a warp instruction executed
   output wire                 ctr_clear_o,
   output wire [3:0]           ctr_sel_o,
   input  wire [63:0]          ctr_value_i,
@@ -117,6 +118,7 @@ module simty_mmio #(
   reg [63:0]          timer_q;
   reg [31:0]          timer_hi_q;
   reg [63:0]          window_q;   // `cycles`: counts while ACTIVE is set
+  reg [63:0]          idle_q;     // `sched_idle_cycles`: ACTIVE, no issue
 
   wire core_reset_start = wr_reg & (reg_index == R_CORE_RESET) & wdata_i[0];
   wire core_resetting = reset_count_q != {RC_BITS{1'b0}};
@@ -131,22 +133,25 @@ module simty_mmio #(
       ctr_clear_q <= 1'b0;
       timer_q <= 64'd0;
       window_q <= 64'd0;
+      idle_q <= 64'd0;
     end else begin
       timer_q <= timer_q + 64'd1;
       ctr_clear_q <= 1'b0;
       if (core_resetting) reset_count_q <= reset_count_q - 1'b1;
       if (dispatch_valid_o & dispatch_ready_i) disp_pending_q <= 1'b0;
       if (active_q) window_q <= window_q + 64'd1;
+      if (active_q & ~retire_valid_i) idle_q <= idle_q + 64'd1;
       if (wr_reg) begin
         case (reg_index)
           R_CORE_RESET: if (wdata_i[0]) reset_count_q <= RESET_CYCLES[RC_BITS-1:0];
           R_HALT: halt_q <= wdata_i[0];
           R_ACTIVE: active_q <= wdata_i[0];
-          R_DISP_GO: if (wdata_i[0]) disp_pending_q <= 1'b1;
+          R_DISP_GO: disp_pending_q <= 1'b1;
           R_CTR_SEL: ctr_sel_q <= wdata_i[3:0];
-          R_CTR_CLEAR: if (wdata_i[0]) begin
+          R_CTR_CLEAR: begin
             ctr_clear_q <= 1'b1;
             window_q <= 64'd0;
+            idle_q <= 64'd0;
           end
           default: ;
         endcase
@@ -176,9 +181,15 @@ module simty_mmio #(
     if (rd_timer_lo) timer_hi_q <= timer_q[63:32];
   end
 
-  // Counter 0 (`cycles`) is the launch window: from ACTIVE set (the first
-  // dispatch) to ACTIVE cleared (the launch's end), docs/soc.md.
-  wire [63:0] ctr_value = (ctr_sel_q == 4'd0) ? window_q : ctr_value_i;
+  // `cycles` and `sched_idle_cycles` count only in the launch window, while
+  // ACTIVE is 1 (docs/soc.md): from just before the first dispatch to the
+  // launch's end. The core cannot see ACTIVE, so the block counts these
+  // two itself: cycles of the window, and those of its cycles in which no
+  // warp instruction executed (no retire pulse; the core executes at most
+  // one warp instruction a cycle, so idle = cycles - warp_insts).
+  localparam [3:0] CTR_CYCLES = 4'd0, CTR_SCHED_IDLE = 4'd9;
+  wire [63:0] ctr_value = (ctr_sel_q == CTR_CYCLES) ? window_q :
+                          (ctr_sel_q == CTR_SCHED_IDLE) ? idle_q : ctr_value_i;
 
   // ---- Console FIFO: {tid, byte} records from the core ----
   wire        con_valid;

@@ -121,9 +121,9 @@ module simty_soc #(
   wire [4*LANES-1:0]  dmem_be;
   wire [32*LANES-1:0] dmem_wdata;
   wire [32*LANES-1:0] dmem_rdata;
+  wire                 retire_valid;   // counts issue for sched_idle_cycles
   /* verilator lint_off UNUSEDSIGNAL */
-  // The retire port feeds traces in the core's own bench, not the SoC.
-  wire                 retire_valid;
+  // The rest of the retire port feeds traces in the core's own bench.
   wire [WARP_BITS-1:0] retire_warp;
   wire [31:0]          retire_pc;
   wire [LANES-1:0]     retire_mask;
@@ -265,7 +265,7 @@ module simty_soc #(
     .warp_busy_i(warp_busy),
     .fault_valid_i(fault_valid), .fault_cause_i(fault_cause),
     .fault_pc_i(fault_pc), .fault_hart_i(fault_hart), .fault_tid_i(fault_tid),
-    .fault_addr_i(fault_addr),
+    .fault_addr_i(fault_addr), .retire_valid_i(retire_valid),
     .ctr_clear_o(ctr_clear), .ctr_sel_o(ctr_sel), .ctr_value_i(ctr_value),
     .console_valid_i(console_valid), .console_byte_i(console_byte),
     .console_tid_i(console_tid), .console_ready_o(console_ready),

@@ -86,3 +86,119 @@ soc-lint:
 TEST_SUITES += soc
 .PHONY: test-soc
 test-soc: soc-lint soc-cpu-test soc-uart-test
+
+# ---- the simulated board: build/bin/simty-sim ----
+# One Verilated SoC per WARPSxLANES configuration and waveform kind:
+#   make simty-sim            launcher + 4x4 + firmware (what the host uses)
+#   make simty-sim-8x8        another configuration
+#   make simty-sim-4x4-vcd    the 4x4 board with --vcd support (also -fst)
+SIM_BOARD_DIR := hw/sim/board
+SIM_BOARD_OUT := $(BUILD)/sim
+SIM_BOARD_CLK_HZ ?= 12000000
+SIM_BOARD_BAUD ?= 1000000
+SIM_BOARD_FW_SIZE ?= 32768
+SIM_BOARD_JOBS ?= 2
+SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
+  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v)
+SIM_BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(filter-out %_tb.v,$(wildcard hw/rtl/core/*.v)))
+SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o
+
+# Built by a pattern rule and used by pattern rules: keep them.
+.SECONDARY: $(SIM_BOARD_C_OBJS) $(SIM_BOARD_OUT)/board_obj/
+$(SIM_BOARD_OUT)/board_obj/%.o: $(SIM_BOARD_DIR)/%.c $(SIM_BOARD_DIR)/%.h | $(SIM_BOARD_OUT)/board_obj/
+	$(CC) $(HOST_CFLAGS) -c -o $@ $<
+
+sim_board_w = $(word 1,$(subst x, ,$(1)))
+sim_board_l = $(word 2,$(subst x, ,$(1)))
+# $(1) = WxL, $(2) = output binary, $(3) = trace kind (0, 1 VCD, 2 FST)
+sim_board_verilate = rm -rf $(2).obj && $(VERILATOR) --cc --exe --build -j $(SIM_BOARD_JOBS) \
+  -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal -Wno-lint -Wno-style \
+  $(if $(filter 1,$(3)),--trace,)$(if $(filter 2,$(3)),--trace-fst,) \
+  --top-module simty_sim_top -Mdir $(2).obj \
+  -GWARPS=$(call sim_board_w,$(1)) -GLANES=$(call sim_board_l,$(1)) \
+  -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) \
+  -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" \
+  -CFLAGS "-O2 -DSIM_WARPS=$(call sim_board_w,$(1)) -DSIM_LANES=$(call sim_board_l,$(1)) \
+    -DSIM_CLK_HZ=$(SIM_BOARD_CLK_HZ)ull -DSIM_BAUD=$(SIM_BOARD_BAUD)ull -DSIM_TRACE=$(3) \
+    -I$(CURDIR)/$(SIM_BOARD_DIR)" \
+  -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
+  $(SIM_BOARD_DIR)/simty_sim_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+  $(CURDIR)/$(SIM_BOARD_DIR)/simty_sim_main.cpp $(abspath $(SIM_BOARD_C_OBJS)) \
+  -o $(abspath $(2)) > $(2).log 2>&1 || { cat $(2).log; exit 1; }
+
+SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+  $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
+  $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h
+
+$(SIM_BOARD_OUT)/board_%/simty-sim-bin: $(SIM_BOARD_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@"
+	@$(call sim_board_verilate,$*,$@,0)
+
+$(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd: $(SIM_BOARD_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@"
+	@$(call sim_board_verilate,$*,$@,1)
+
+$(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst: $(SIM_BOARD_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@"
+	@$(call sim_board_verilate,$*,$@,2)
+
+# The per-configuration binaries are reached through pattern rules only:
+# keep them (make would delete them as intermediates).
+.PRECIOUS: $(SIM_BOARD_OUT)/board_%/simty-sim-bin $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd \
+  $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst
+
+$(BUILD)/bin/simty-sim: $(SIM_BOARD_DIR)/simty-sim.in | $(BUILD)/bin/
+	cp $< $@ && chmod +x $@
+
+SIMTY_SIM := $(BUILD)/bin/simty-sim
+SIMTY_SIM_4X4 := $(SIM_BOARD_OUT)/board_4x4/simty-sim-bin
+
+.PHONY: simty-sim
+simty-sim: $(SIMTY_SIM) $(SIMTY_SIM_4X4) firmware
+
+simty-sim-%-vcd: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd firmware ;
+simty-sim-%-fst: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst firmware ;
+simty-sim-%: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin firmware ;
+
+# ---- end-to-end test of the simulated board (suite board-e2e) ----
+BOARD_TEST_DIR := tests/board
+BOARD_TEST_OUT := $(BUILD)/tests/board
+BOARD_KERNELS := $(BOARD_TEST_OUT)/fill.elf $(BOARD_TEST_OUT)/spin.elf $(BOARD_TEST_OUT)/fault.elf
+.SECONDARY: $(BOARD_TEST_OUT)/
+
+$(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.c $(KERNEL_RUNTIME) | $(BOARD_TEST_OUT)/
+	$(SIMTY_CC) -o $@ $<
+
+$(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.S $(KERNEL_RUNTIME) | $(BOARD_TEST_OUT)/
+	$(SIMTY_CC) -o $@ $<
+
+.PHONY: test-board-e2e
+test-board-e2e: simty-sim simty-sim-4x4-vcd $(BOARD_KERNELS)
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	  --kernels $(BOARD_TEST_OUT) --vcd
+
+TEST_SUITES += board-e2e
+
+# ---- reports (not tests) ----
+# Link throughput and simulation speed of the simulated board.
+.PHONY: bench-board soc-area soc-area-full sim-board
+bench-board: simty-sim $(BOARD_KERNELS)
+	python3 $(BOARD_TEST_DIR)/bench_board.py --sim $(SIMTY_SIM) \
+	  --kernels $(BOARD_TEST_OUT) --baud $(SIM_BOARD_BAUD)
+
+# Yosys iCE40 area of the controller, UART and MMIO blocks.
+soc-area: $(ARCH_VH)
+	sh $(SOC_RTL_DIR)/soc_area.sh $(BUILD)/soc-area "" 0 0 0 blocks
+
+# The whole SoC (core included) with iCE40-sized memories, then
+# nextpnr-ice40 on an HX8K (reports whether it fits).
+SOC_AREA_CONFIGS ?= 4x4
+soc-area-full: $(ARCH_VH)
+	BUILD_GEN=$(BUILD)/gen sh $(SOC_RTL_DIR)/soc_area.sh $(BUILD)/soc-area "$(SOC_AREA_CONFIGS)" \
+	  16384 4096 8192 pnr
+
+# The name the host library's error message gives.
+sim-board: simty-sim

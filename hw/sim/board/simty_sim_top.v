@@ -1,6 +1,6 @@
 // simty_sim_top.v - the simulated board: the same SoC the FPGA boards use,
 // with only the UART PHY replaced by a byte bridge (PHY = 0) that the
-// Verilator glue (simty_sim_main.cpp) connects to a socket.
+// C++ glue, simty_sim_main.cpp, connects to a socket.
 `default_nettype none
 
 module simty_sim_top #(

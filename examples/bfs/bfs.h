@@ -1,0 +1,26 @@
+/* bfs.h - the argument block shared by the bfs host and kernel. Pointers
+ * are device addresses: 32-bit on both sides. */
+#ifndef BFS_H
+#define BFS_H
+
+#include <stdint.h>
+
+#define BFS_UNREACHED (-1)
+
+/* One launch per level, `level` going 0, 1, 2, ... Node v's neighbours are
+ * col[row[v]] .. col[row[v + 1] - 1] (CSR; the graph is undirected, so
+ * these are also the nodes with an edge to v). */
+struct bfs_args {
+  uint32_t nodes;
+  int32_t level; /* the frontier: nodes whose depth is `level` */
+#if defined(__riscv)
+  const uint32_t *row; /* nodes + 1 offsets into col */
+  const uint32_t *col;
+  int32_t *depth;    /* per node: BFS depth, or BFS_UNREACHED */
+  uint32_t *changed; /* set to 1 when a node joins the next level */
+#else
+  uint32_t row, col, depth, changed;
+#endif
+};
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * host.c - reduction: the wrap-around 32-bit sum of n integers in passes.
+ * Each pass runs ceil(count / REDUCTION_FAN_IN) threads that each add a
+ * strided slice into one partial sum; the partials feed the next pass
+ * until one value is left. Every pass's partial sums and the final sum are
+ * checked against the CPU.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "example.h"
+#include "reduction.h"
+
+int main(int argc, char **argv)
+{
+  struct example ex;
+  example_init(&ex, argc, argv, "reduction", EXAMPLE_KERNEL, 4096);
+  if (ex.n == 0 || ex.n > (1u << 20)) {
+    fprintf(stderr, "reduction: --n must be 1 .. 1048576\n");
+    simty_close(ex.dev);
+    return EXAMPLE_USAGE;
+  }
+  uint32_t n = (uint32_t)ex.n;
+  int32_t *data = malloc(n * sizeof(*data));
+  int32_t *want = malloc(n * sizeof(*want));
+  int32_t *got = malloc(n * sizeof(*got));
+  if (!data || !want || !got) {
+    fprintf(stderr, "reduction: out of host memory\n");
+    return EXAMPLE_DEVICE_ERROR;
+  }
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    data[i] = (int32_t)example_rand(&ex);
+    total += (uint32_t)data[i];
+  }
+
+  /* Even a single element takes one pass, so the kernel always runs. */
+  uint64_t bad = 0;
+  uint32_t count = n, passes = 0;
+  uint32_t src = example_upload(&ex, data, n * sizeof(*data));
+  do {
+    uint32_t threads = (count + REDUCTION_FAN_IN - 1) / REDUCTION_FAN_IN;
+    struct reduction_args args = {
+        .n = count,
+        .in = src,
+        .out = example_upload(&ex, NULL, threads * sizeof(int32_t)),
+    };
+    example_run(&ex, &args, sizeof(args), threads);
+    /* The CPU does the same pass on its own copy of the previous level. */
+    for (uint32_t t = 0; t < threads; t++) {
+      uint32_t sum = 0;
+      for (uint32_t i = t; i < count; i += threads)
+        sum += (uint32_t)data[i];
+      want[t] = (int32_t)sum;
+    }
+    example_download(&ex, args.out, got, threads * sizeof(int32_t));
+    char what[32];
+    snprintf(what, sizeof(what), "pass%u", passes);
+    bad += example_compare(&ex, what, got, want, threads);
+    for (uint32_t t = 0; t < threads; t++)
+      data[t] = want[t];
+    src = args.out;
+    count = threads;
+    passes++;
+  } while (count > 1);
+  int32_t expected = (int32_t)total;
+  bad += example_compare(&ex, "sum", got, &expected, 1);
+
+  char summary[96];
+  snprintf(summary, sizeof(summary), "sum = %" PRId32 " in %u passes",
+           got[0], passes);
+  free(data);
+  free(want);
+  free(got);
+  return example_finish(&ex, bad, summary);
+}

@@ -1,0 +1,835 @@
+// simty_core: the Simty SIMT core, top level. Ten-stage in-order pipeline:
+// fetch steering, fetch/predecode, instruction buffer, schedule, operand
+// collect 1 and 2 (with decode), execute, membership / branch / memory
+// arbiter, gather, write-back. See docs/core.md; interface per
+// /work/notes/core_if.md. Reset is synchronous, active high.
+`default_nettype none
+
+module simty_core #(
+  parameter integer WARPS = 4,
+  parameter integer LANES = 4,
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+) (
+  input  wire clk_i,
+  input  wire rst_i,
+
+  input  wire [31:0] launch_nthreads_i,
+  input  wire [31:0] launch_args_i,
+  input  wire [31:0] launch_stack_top_i,
+  input  wire [4:0]  launch_stack_log2_i,
+
+  input  wire                   dispatch_valid_i,
+  output wire                   dispatch_ready_o,
+  input  wire [WARP_BITS-1:0]   dispatch_warp_i,
+  input  wire [31:0]            dispatch_pc_i,
+  input  wire [31:0]            dispatch_base_tid_i,
+  input  wire [LANES-1:0]       dispatch_mask_i,
+  output wire [WARPS-1:0]       warp_busy_o,
+
+  input  wire        halt_i,
+  output wire        fault_valid_o,
+  output wire [3:0]  fault_cause_o,
+  output wire [31:0] fault_pc_o,
+  output wire [31:0] fault_hart_o,
+  output wire [31:0] fault_tid_o,
+  output wire [31:0] fault_addr_o,
+  output wire        idle_o,
+
+  input  wire        ctr_clear_i,
+  input  wire [3:0]  ctr_sel_i,
+  output wire [63:0] ctr_value_o,
+
+  output wire        console_valid_o,
+  output wire [7:0]  console_byte_o,
+  output wire [31:0] console_tid_o,
+  input  wire        console_ready_i,
+
+  output wire        imem_en_o,
+  output wire [31:0] imem_addr_o,
+  input  wire [31:0] imem_rdata_i,
+
+  output wire                   dmem_en_o,
+  output wire [31:0]            dmem_addr_o,
+  output wire [4*LANES-1:0]     dmem_be_o,
+  output wire [32*LANES-1:0]    dmem_wdata_o,
+  input  wire [32*LANES-1:0]    dmem_rdata_i,
+
+  output wire                   retire_valid_o,
+  output wire [WARP_BITS-1:0]   retire_warp_o,
+  output wire [31:0]            retire_pc_o,
+  output wire [LANES-1:0]       retire_mask_o
+);
+  localparam WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1;
+  localparam integer LANE_BITS  = (LANES > 1) ? $clog2(LANES) : 1;
+  localparam integer LS         = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
+  localparam integer EPOCH_BITS = 3;
+
+  // ------------------------------------------------------------------
+  // Warp state
+  // ------------------------------------------------------------------
+  reg  [WARPS-1:0] busy_q, ended_q;
+  reg              fault_q;
+  wire [WARPS-1:0] blocked;
+  wire [WARPS-1:0] inflight;
+  wire             disp_go;
+
+  // ------------------------------------------------------------------
+  // Stage 1-2: fetch steering, fetch / predecode
+  // ------------------------------------------------------------------
+  wire                  redir_valid;
+  wire [29:0]           redir_pc;
+  reg  [WARP_BITS-1:0]  mb_warp;
+  wire                  fs_valid;
+  wire [WARP_BITS-1:0]  fs_warp;
+  wire [29:0]           fs_pc;
+  wire [WARPS*EPOCH_BITS-1:0] epochs;
+  wire [WARPS-1:0]      fetch_elig;
+  wire                  fe_busy;
+  wire [WARP_BITS-1:0]  fe_warp;
+  wire [WARPS-1:0]      ib_valid;
+
+  simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS)) u_steer (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .elig_i        (fetch_elig),
+    .redir_valid_i (redir_valid),
+    .redir_warp_i  (mb_warp),
+    .redir_pc_i    (redir_pc),
+    .disp_valid_i  (disp_go),
+    .disp_warp_i   (dispatch_warp_i),
+    .disp_pc_i     (dispatch_pc_i[31:2]),
+    .fs_valid_o    (fs_valid),
+    .fs_warp_o     (fs_warp),
+    .fs_pc_o       (fs_pc),
+    .epoch_o       (epochs)
+  );
+
+  wire                  ibw_we;
+  wire [WARP_BITS-1:0]  ibw_warp;
+  wire [29:0]           ibw_pc;
+  wire [31:0]           ibw_word;
+  wire                  ibw_oor;
+  wire [EPOCH_BITS-1:0] ibw_epoch;
+  wire [4:0]            ibw_rs1, ibw_rs2, ibw_rd;
+  wire                  ibw_use1, ibw_use2, ibw_wr;
+
+  simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
+                .CODE_SIZE(CODE_SIZE)) u_fetch (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .fs_valid_i    (fs_valid),
+    .fs_warp_i     (fs_warp),
+    .fs_pc_i       (fs_pc),
+    .epoch_i       (epochs),
+    .redir_valid_i (redir_valid),
+    .redir_warp_i  (mb_warp),
+    .imem_en_o     (imem_en_o),
+    .imem_addr_o   (imem_addr_o),
+    .imem_rdata_i  (imem_rdata_i),
+    .fe_busy_o     (fe_busy),
+    .fe_warp_o     (fe_warp),
+    .ib_we_o       (ibw_we),
+    .ib_warp_o     (ibw_warp),
+    .ib_pc_o       (ibw_pc),
+    .ib_word_o     (ibw_word),
+    .ib_oor_o      (ibw_oor),
+    .ib_epoch_o    (ibw_epoch),
+    .ib_rs1_o      (ibw_rs1),
+    .ib_rs2_o      (ibw_rs2),
+    .ib_rd_o       (ibw_rd),
+    .ib_use1_o     (ibw_use1),
+    .ib_use2_o     (ibw_use2),
+    .ib_wr_o       (ibw_wr)
+  );
+
+  // ------------------------------------------------------------------
+  // Stage 3-4: instruction buffer, scheduler
+  // ------------------------------------------------------------------
+  wire [WARPS-1:0]   ib_flush;
+  wire               issue;
+  wire [WARP_BITS-1:0] issue_warp;
+  wire [WARPS*5-1:0] ib_rs1, ib_rs2, ib_rd;
+  wire [WARPS-1:0]   ib_use1, ib_use2, ib_wr;
+  wire [29:0]        ibr_pc;
+  wire [31:0]        ibr_word;
+  wire               ibr_oor;
+  wire [EPOCH_BITS-1:0] ibr_epoch;
+
+  simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS)) u_ibuf (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .we_i         (ibw_we),
+    .wwarp_i      (ibw_warp),
+    .pc_i         (ibw_pc),
+    .word_i       (ibw_word),
+    .oor_i        (ibw_oor),
+    .epoch_i      (ibw_epoch),
+    .rs1_i        (ibw_rs1),
+    .rs2_i        (ibw_rs2),
+    .rd_i         (ibw_rd),
+    .use1_i       (ibw_use1),
+    .use2_i       (ibw_use2),
+    .wr_i         (ibw_wr),
+    .flush_i      (ib_flush),
+    .issue_i      (issue),
+    .issue_warp_i (issue_warp),
+    .valid_o      (ib_valid),
+    .rs1_o        (ib_rs1),
+    .rs2_o        (ib_rs2),
+    .rd_o         (ib_rd),
+    .use1_o       (ib_use1),
+    .use2_o       (ib_use2),
+    .wr_o         (ib_wr),
+    .rd_pc_o      (ibr_pc),
+    .rd_word_o    (ibr_word),
+    .rd_oor_o     (ibr_oor),
+    .rd_epoch_o   (ibr_epoch)
+  );
+
+  wire                 rr1_valid, rr1_use2;
+  wire [WARP_BITS-1:0] rr1_warp;
+  wire                 rr2_valid;
+  wire [WARP_BITS-1:0] rr2_warp;
+  wire [29:0]          rr2_pc;
+  wire [31:0]          rr2_word;
+  wire                 rr2_oor;
+  wire [EPOCH_BITS-1:0] rr2_epoch;
+  wire [4:0]           rr2_rs2, rr2_rd;
+  wire                 rr2_use2, rr2_wr;
+  reg                  ex_valid;
+  reg  [WARP_BITS-1:0] ex_warp;
+  reg                  ex_wr;
+  reg  [4:0]           ex_rd;
+  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked &
+                                     {WARPS{!fault_q && !halt_i}};
+
+  simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .ready_i      (sched_ready),
+    .ib_valid_i   (ib_valid),
+    .ib_rs1_i     (ib_rs1),
+    .ib_rs2_i     (ib_rs2),
+    .ib_use1_i    (ib_use1),
+    .ib_use2_i    (ib_use2),
+    .rr1_valid_i  (rr1_valid),
+    .rr1_warp_i   (rr1_warp),
+    .rr1_use2_i   (rr1_use2),
+    .rr2_valid_i  (rr2_valid),
+    .rr2_warp_i   (rr2_warp),
+    .rr2_wr_i     (rr2_wr),
+    .rr2_rd_i     (rr2_rd),
+    .ex_valid_i   (ex_valid),
+    .ex_warp_i    (ex_warp),
+    .ex_wr_i      (ex_wr),
+    .ex_rd_i      (ex_rd),
+    .issue_o      (issue),
+    .issue_warp_o (issue_warp)
+  );
+
+  // ------------------------------------------------------------------
+  // Stage 5-6: operand collection (+ decode in RR2)
+  // ------------------------------------------------------------------
+  wire                 wb_we, wb2_we;
+  wire [WARP_BITS-1:0] wb_warp, wb2_warp;
+  wire [4:0]           wb_rd, wb2_rd;
+  wire [LANES-1:0]     wb_mask, wb2_mask;
+  wire [32*LANES-1:0]  wb_data, wb2_data;
+  wire [32*LANES-1:0]  rr2_op1, ex_op2;
+  reg  [4:0]           ex_rs2;
+  reg                  ex_use2;
+
+  simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                  .EPOCH_BITS(EPOCH_BITS)) u_operand (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .issue_i      (issue),
+    .issue_warp_i (issue_warp),
+    .issue_rs1_i  (ib_rs1[issue_warp*5 +: 5]),
+    .issue_rs2_i  (ib_rs2[issue_warp*5 +: 5]),
+    .issue_rd_i   (ib_rd[issue_warp*5 +: 5]),
+    .issue_use1_i (ib_use1[issue_warp]),
+    .issue_use2_i (ib_use2[issue_warp]),
+    .issue_wr_i   (ib_wr[issue_warp]),
+    .ib_pc_i      (ibr_pc),
+    .ib_word_i    (ibr_word),
+    .ib_oor_i     (ibr_oor),
+    .ib_epoch_i   (ibr_epoch),
+    .rr1_valid_o  (rr1_valid),
+    .rr1_warp_o   (rr1_warp),
+    .rr1_use2_o   (rr1_use2),
+    .rr2_valid_o  (rr2_valid),
+    .rr2_warp_o   (rr2_warp),
+    .rr2_pc_o     (rr2_pc),
+    .rr2_word_o   (rr2_word),
+    .rr2_oor_o    (rr2_oor),
+    .rr2_epoch_o  (rr2_epoch),
+    .rr2_rs2_o    (rr2_rs2),
+    .rr2_rd_o     (rr2_rd),
+    .rr2_use2_o   (rr2_use2),
+    .rr2_wr_o     (rr2_wr),
+    .rr2_op1_o    (rr2_op1),
+    .ex_warp_i    (ex_warp),
+    .ex_rs2_i     (ex_rs2),
+    .ex_use2_i    (ex_use2),
+    .ex_op2_o     (ex_op2),
+    .wb_we_i      (wb_we),
+    .wb_warp_i    (wb_warp),
+    .wb_rd_i      (wb_rd),
+    .wb_mask_i    (wb_mask),
+    .wb_data_i    (wb_data),
+    .wb2_we_i     (wb2_we),
+    .wb2_warp_i   (wb2_warp),
+    .wb2_rd_i     (wb2_rd),
+    .wb2_mask_i   (wb2_mask),
+    .wb2_data_i   (wb2_data)
+  );
+
+  wire [3:0]  d_alu_op;
+  wire        d_a_pc, d_b_imm;
+  wire [31:0] d_imm;
+  wire [1:0]  d_res_sel;
+  wire [2:0]  d_csr_sel;
+  wire        d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
+  wire [1:0]  d_size;
+  wire        d_ecall, d_ebreak, d_illegal, d_call, d_ret;
+
+  simty_decode u_decode (
+    .word_i    (rr2_word),
+    .alu_op_o  (d_alu_op),
+    .a_pc_o    (d_a_pc),
+    .b_imm_o   (d_b_imm),
+    .imm_o     (d_imm),
+    .res_sel_o (d_res_sel),
+    .csr_sel_o (d_csr_sel),
+    .branch_o  (d_branch),
+    .jal_o     (d_jal),
+    .jalr_o    (d_jalr),
+    .load_o    (d_load),
+    .store_o   (d_store),
+    .size_o    (d_size),
+    .uns_o     (d_uns),
+    .ecall_o   (d_ecall),
+    .ebreak_o  (d_ebreak),
+    .illegal_o (d_illegal),
+    .call_o    (d_call),
+    .ret_o     (d_ret)
+  );
+
+  // Base logical thread id of each warp's block, read in RR2 for EX.
+  wire [31:0] ex_base_tid;
+  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS)) u_base_tid (
+    .clk_i   (clk_i),
+    .re_i    (1'b1),
+    .raddr_i (rr2_warp),
+    .rdata_o (ex_base_tid),
+    .we_i    (disp_go),
+    .waddr_i (dispatch_warp_i),
+    .wdata_i (dispatch_base_tid_i)
+  );
+
+  // ------------------------------------------------------------------
+  // Stage 7: execute
+  // ------------------------------------------------------------------
+  reg  [29:0]           ex_pc;
+  reg  [31:0]           ex_word;
+  reg                   ex_oor;
+  reg  [EPOCH_BITS-1:0] ex_epoch;
+  reg  [3:0]            ex_alu_op;
+  reg                   ex_a_pc, ex_b_imm;
+  reg  [31:0]           ex_imm;
+  reg  [1:0]            ex_res_sel;
+  reg  [2:0]            ex_csr_sel;
+  reg                   ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
+  reg  [1:0]            ex_size;
+  reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
+  reg  [32*LANES-1:0]   ex_op1;
+
+  always @(posedge clk_i) begin
+    if (rst_i) ex_valid <= 1'b0;
+    else ex_valid <= rr2_valid;
+    ex_warp    <= rr2_warp;
+    ex_pc      <= rr2_pc;
+    ex_word    <= rr2_word;
+    ex_oor     <= rr2_oor;
+    ex_epoch   <= rr2_epoch;
+    ex_rs2     <= rr2_rs2;
+    ex_use2    <= rr2_use2;
+    ex_rd      <= rr2_rd;
+    ex_wr      <= rr2_wr;
+    ex_alu_op  <= d_alu_op;
+    ex_a_pc    <= d_a_pc;
+    ex_b_imm   <= d_b_imm;
+    ex_imm     <= d_imm;
+    ex_res_sel <= d_res_sel;
+    ex_csr_sel <= d_csr_sel;
+    ex_branch  <= d_branch;
+    ex_jal     <= d_jal;
+    ex_jalr    <= d_jalr;
+    ex_load    <= d_load;
+    ex_store   <= d_store;
+    ex_size    <= d_size;
+    ex_uns     <= d_uns;
+    ex_ecall   <= d_ecall;
+    ex_ebreak  <= d_ebreak;
+    ex_illegal <= d_illegal;
+    ex_call    <= d_call;
+    ex_ret     <= d_ret;
+    ex_op1     <= rr2_op1;
+  end
+
+  wire [32*LANES-1:0] csr_val;
+  simty_csr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_csr (
+    .sel_i        (ex_csr_sel),
+    .warp_i       (ex_warp),
+    .base_tid_i   (ex_base_tid),
+    .nthreads_i   (launch_nthreads_i),
+    .args_i       (launch_args_i),
+    .stack_top_i  (launch_stack_top_i),
+    .stack_log2_i (launch_stack_log2_i),
+    .value_o      (csr_val)
+  );
+
+  wire [32*LANES-1:0] ex_res;
+  wire [LANES-1:0]    ex_eq, ex_lt, ex_ltu;
+  genvar l;
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : gen_lane
+      wire [31:0] a = ex_a_pc ? {ex_pc, 2'b00} : ex_op1[32*l +: 32];
+      wire [31:0] b = ex_b_imm ? ex_imm : ex_op2[32*l +: 32];
+      wire [31:0] r;
+      simty_alu u_alu (
+        .op_i  (ex_alu_op),
+        .a_i   (a),
+        .b_i   (b),
+        .res_o (r),
+        .eq_o  (ex_eq[l]),
+        .lt_o  (ex_lt[l]),
+        .ltu_o (ex_ltu[l])
+      );
+      assign ex_res[32*l +: 32] = (ex_res_sel == 2'd2) ? csr_val[32*l +: 32] : r;
+    end
+  endgenerate
+
+  // ------------------------------------------------------------------
+  // Stage 8: membership, branch unit, memory arbiter / coalescer
+  // ------------------------------------------------------------------
+  reg                   mb_valid;
+  reg  [29:0]           mb_pc;
+  reg  [31:0]           mb_word;
+  reg                   mb_oor;
+  reg  [EPOCH_BITS-1:0] mb_epoch;
+  reg  [4:0]            mb_rd;
+  reg                   mb_wr;
+  reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
+  reg  [1:0]            mb_size;
+  reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
+  reg  [2:0]            mb_f3;
+  reg  [31:0]           mb_imm;
+  reg  [32*LANES-1:0]   mb_res, mb_b;
+  reg  [LANES-1:0]      mb_eq, mb_lt, mb_ltu;
+  reg  [31:0]           mb_base_tid;
+
+  always @(posedge clk_i) begin
+    if (rst_i) mb_valid <= 1'b0;
+    else mb_valid <= ex_valid;
+    mb_warp     <= ex_warp;
+    mb_pc       <= ex_pc;
+    mb_word     <= ex_word;
+    mb_oor      <= ex_oor;
+    mb_epoch    <= ex_epoch;
+    mb_rd       <= ex_rd;
+    mb_wr       <= ex_wr;
+    mb_branch   <= ex_branch;
+    mb_jal      <= ex_jal;
+    mb_jalr     <= ex_jalr;
+    mb_load     <= ex_load;
+    mb_store    <= ex_store;
+    mb_size     <= ex_size;
+    mb_uns      <= ex_uns;
+    mb_ecall    <= ex_ecall;
+    mb_ebreak   <= ex_ebreak;
+    mb_illegal  <= ex_illegal;
+    mb_call     <= ex_call;
+    mb_ret      <= ex_ret;
+    mb_link     <= ex_res_sel == 2'd1;
+    mb_f3       <= ex_word[14:12];
+    mb_imm      <= ex_imm;
+    mb_res      <= ex_res;
+    mb_b        <= ex_op2;
+    mb_eq       <= ex_eq;
+    mb_lt       <= ex_lt;
+    mb_ltu      <= ex_ltu;
+    mb_base_tid <= ex_base_tid;
+  end
+
+  wire             match, lost;
+  wire [LANES-1:0] mmask;
+  wire [7:0]       mdepth;
+  reg  [LANE_BITS-1:0] leader;
+  integer i;
+  always @* begin
+    leader = {LANE_BITS{1'b0}};
+    for (i = LANES - 1; i >= 0; i = i - 1)
+      if (mmask[i]) leader = i[LANE_BITS-1:0];
+  end
+
+  wire                 mem_fault;
+  wire [3:0]           mem_cause;
+  wire [LANE_BITS-1:0] mem_flane;
+  wire [31:0]          mem_faddr;
+  wire [LANES-1:0]     served;
+  wire                 is_console;
+  wire                 mem_en;
+  wire                 mb_mem = mb_load || mb_store;
+  wire                 exec_ok;      // commits this cycle
+
+  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS), .DATA_SIZE(DATA_SIZE)) u_mem (
+    .valid_i       (exec_ok),
+    .mask_i        (mmask),
+    .leader_i      (leader),
+    .load_i        (mb_load && !mb_illegal && !mb_oor),
+    .store_i       (mb_store && !mb_illegal && !mb_oor),
+    .size_i        (mb_size),
+    .addr_i        (mb_res),
+    .sdata_i       (mb_b),
+    .fault_o       (mem_fault),
+    .fault_cause_o (mem_cause),
+    .fault_lane_o  (mem_flane),
+    .fault_addr_o  (mem_faddr),
+    .served_o      (served),
+    .console_o     (is_console),
+    .dmem_en_o     (mem_en),
+    .dmem_addr_o   (dmem_addr_o),
+    .dmem_be_o     (dmem_be_o),
+    .dmem_wdata_o  (dmem_wdata_o)
+  );
+  assign dmem_en_o = mem_en;
+
+  wire                 x_valid, y_valid;
+  wire [29:0]          x_pc, y_pc;
+  wire [7:0]           x_depth, y_depth;
+  wire [LANES-1:0]     x_mask, y_mask, retire_mask;
+  wire                 br_fault;
+  wire [3:0]           br_cause;
+  wire [LANE_BITS-1:0] br_flane;
+  wire [31:0]          br_faddr;
+  wire                 divergent, replay_ind, replay_mem;
+
+  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_branch (
+    .mask_i        (mmask),
+    .leader_i      (leader),
+    .pc_i          (mb_pc),
+    .depth_i       (mdepth),
+    .oor_i         (mb_oor),
+    .word_i        (mb_word),
+    .branch_i      (mb_branch),
+    .br_f3_i       (mb_f3),
+    .jal_i         (mb_jal),
+    .jalr_i        (mb_jalr),
+    .mem_i         (mb_mem),
+    .ecall_i       (mb_ecall),
+    .ebreak_i      (mb_ebreak),
+    .illegal_i     (mb_illegal),
+    .call_i        (mb_call),
+    .ret_i         (mb_ret),
+    .imm_i         (mb_imm),
+    .eq_i          (mb_eq),
+    .lt_i          (mb_lt),
+    .ltu_i         (mb_ltu),
+    .res_i         (mb_res),
+    .served_i      (served),
+    .x_valid_o     (x_valid),
+    .x_pc_o        (x_pc),
+    .x_depth_o     (x_depth),
+    .x_mask_o      (x_mask),
+    .y_valid_o     (y_valid),
+    .y_pc_o        (y_pc),
+    .y_depth_o     (y_depth),
+    .y_mask_o      (y_mask),
+    .retire_o      (retire_mask),
+    .fault_o       (br_fault),
+    .fault_cause_o (br_cause),
+    .fault_lane_o  (br_flane),
+    .fault_addr_o  (br_faddr),
+    .divergent_o   (divergent),
+    .replay_ind_o  (replay_ind),
+    .replay_mem_o  (replay_mem)
+  );
+
+  wire        con_busy;
+  wire        fault_now = br_fault || mem_fault;
+  wire        live      = match && !fault_q;
+  wire        hold      = live && (lost || (!fault_now && mb_store && is_console && con_busy));
+  assign      exec_ok   = live && !lost && !fault_now && !hold;
+  wire        raise     = live && !lost && fault_now;
+  wire        stale     = mb_epoch != epochs[mb_warp*EPOCH_BITS +: EPOCH_BITS];
+  wire        ended_now;
+  wire [1:0]  merges;
+  wire        smerge;
+  wire        peak_valid;
+  wire [LANE_BITS:0] peak;
+  wire        sorter_busy;
+
+  simty_membership #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                     .LANE_BITS(LANE_BITS)) u_member (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .ex_warp_i     (ex_warp),
+    .mb_valid_i    (mb_valid),
+    .mb_warp_i     (mb_warp),
+    .mb_pc_i       (mb_pc),
+    .match_o       (match),
+    .mask_o        (mmask),
+    .depth_o       (mdepth),
+    .lost_o        (lost),
+    .commit_i      (exec_ok),
+    .stale_i       (stale),
+    .x_valid_i     (x_valid),
+    .x_pc_i        (x_pc),
+    .x_depth_i     (x_depth),
+    .x_mask_i      (x_mask),
+    .y_valid_i     (y_valid),
+    .y_pc_i        (y_pc),
+    .y_depth_i     (y_depth),
+    .y_mask_i      (y_mask),
+    .hold_i        (hold),
+    .redir_valid_o (redir_valid),
+    .redir_pc_o    (redir_pc),
+    .end_o         (ended_now),
+    .merges_o      (merges),
+    .smerge_o      (smerge),
+    .peak_valid_o  (peak_valid),
+    .peak_o        (peak),
+    .blocked_o     (blocked),
+    .busy_o        (sorter_busy),
+    .disp_valid_i  (dispatch_valid_i),
+    .disp_ready_o  (dispatch_ready_o),
+    .disp_warp_i   (dispatch_warp_i),
+    .disp_pc_i     (dispatch_pc_i[31:2]),
+    .disp_mask_i   (dispatch_mask_i)
+  );
+  assign disp_go = dispatch_valid_i && dispatch_ready_o;
+  wire unused_pc_low = &{1'b0, dispatch_pc_i[1:0]};  // entry is 4-aligned
+
+  // Console stores
+  wire [8*LANES-1:0] con_bytes;
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : gen_con
+      assign con_bytes[8*l +: 8] = mb_b[32*l +: 8];
+    end
+  endgenerate
+  simty_console #(.LANES(LANES)) u_console (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .load_i     (exec_ok && mb_store && is_console),
+    .mask_i     (served),
+    .bytes_i    (con_bytes),
+    .base_tid_i (mb_base_tid),
+    .busy_o     (con_busy),
+    .valid_o    (console_valid_o),
+    .byte_o     (console_byte_o),
+    .tid_o      (console_tid_o),
+    .ready_i    (console_ready_i)
+  );
+
+  // Fault record
+  reg  [3:0]  fcause_q;
+  reg  [31:0] fpc_q, fhart_q, ftid_q, faddr_q;
+  wire [LANE_BITS-1:0] flane = br_fault ? br_flane : mem_flane;
+  wire [31:0] flane32 = {{(32-LANE_BITS){1'b0}}, flane};
+  wire [31:0] hart0   = {{(32-WARP_BITS){1'b0}}, mb_warp} * LANES;
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      fault_q <= 1'b0;
+    end else if (raise) begin
+      fault_q <= 1'b1;
+    end
+    if (raise && !fault_q) begin
+      fcause_q <= br_fault ? br_cause : mem_cause;
+      fpc_q    <= {mb_pc, 2'b00};
+      fhart_q  <= hart0 + flane32;
+      ftid_q   <= mb_base_tid + flane32;
+      faddr_q  <= br_fault ? br_faddr : mem_faddr;
+    end
+  end
+  assign fault_valid_o = fault_q;
+  assign fault_cause_o = fault_q ? fcause_q : 4'd0;
+  assign fault_pc_o    = fpc_q;
+  assign fault_hart_o  = fhart_q;
+  assign fault_tid_o   = ftid_q;
+  assign fault_addr_o  = faddr_q;
+
+  // ------------------------------------------------------------------
+  // Stage 9: gather
+  // ------------------------------------------------------------------
+  reg                  ga_valid, ga_wr, ga_load, ga_uns, ga_link;
+  reg  [WARP_BITS-1:0] ga_warp;
+  reg  [4:0]           ga_rd;
+  reg  [LANES-1:0]     ga_mask;
+  reg  [1:0]           ga_size;
+  reg  [29:0]          ga_pc;
+  reg  [32*LANES-1:0]  ga_res;
+  reg  [LS*LANES-1:0]  ga_off;
+  reg                  ga_any;       // any instruction, for drain tracking
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      ga_valid <= 1'b0;
+      ga_any   <= 1'b0;
+    end else begin
+      ga_valid <= exec_ok;
+      ga_any   <= mb_valid;
+    end
+    ga_warp <= mb_warp;
+    ga_wr   <= mb_wr;
+    ga_load <= mb_load;
+    ga_uns  <= mb_uns;
+    ga_link <= mb_link;
+    ga_rd   <= mb_rd;
+    ga_mask <= retire_mask;
+    ga_size <= mb_size;
+    ga_pc   <= mb_pc;
+    ga_res  <= mb_res;
+  end
+  // Each loop has its own variable: a variable shared between a clocked
+  // and a combinational block is state to Verilator.
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : gen_off
+      always @(posedge clk_i) ga_off[LS*l +: LS] <= mb_res[32*l +: LS];
+    end
+  endgenerate
+
+  wire [32*LANES-1:0] gathered;
+  simty_gather #(.LANES(LANES), .LS(LS)) u_gather (
+    .line_i (dmem_rdata_i),
+    .off_i  (ga_off),
+    .size_i (ga_size),
+    .uns_i  (ga_uns),
+    .data_o (gathered)
+  );
+
+  wire [31:0] ga_link_val = {ga_pc + 30'd1, 2'b00};
+  wire [32*LANES-1:0] ga_val = ga_load ? gathered :
+                               ga_link ? {LANES{ga_link_val}} : ga_res;
+
+  assign retire_valid_o = ga_valid;
+  assign retire_warp_o  = ga_warp;
+  assign retire_pc_o    = {ga_pc, 2'b00};
+  assign retire_mask_o  = ga_mask;
+
+  // ------------------------------------------------------------------
+  // Stage 10: write-back
+  // ------------------------------------------------------------------
+  reg wb_any;
+  always @(posedge clk_i) begin
+    if (rst_i) wb_any <= 1'b0;
+    else wb_any <= ga_any;
+  end
+
+  simty_writeback #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_wb (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .we_i       (ga_valid && ga_wr),
+    .warp_i     (ga_warp),
+    .rd_i       (ga_rd),
+    .mask_i     (ga_mask),
+    .data_i     (ga_val),
+    .wb_we_o    (wb_we),
+    .wb_warp_o  (wb_warp),
+    .wb_rd_o    (wb_rd),
+    .wb_mask_o  (wb_mask),
+    .wb_data_o  (wb_data),
+    .wb2_we_o   (wb2_we),
+    .wb2_warp_o (wb2_warp),
+    .wb2_rd_o   (wb2_rd),
+    .wb2_mask_o (wb2_mask),
+    .wb2_data_o (wb2_data)
+  );
+
+  wire uniform, affine;
+  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
+    .valid_i   (wb2_we),
+    .mask_i    (wb2_mask),
+    .data_i    (wb2_data),
+    .uniform_o (uniform),
+    .affine_o  (affine)
+  );
+  wire unused_wb2 = &{1'b0, wb2_rd};
+
+  // ------------------------------------------------------------------
+  // Warp lifetime: busy from dispatch until its threads ended and its
+  // instructions drained.
+  // ------------------------------------------------------------------
+  genvar w;
+  generate
+    for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
+      assign inflight[w] = (rr1_valid && rr1_warp == w) ||
+                           (rr2_valid && rr2_warp == w) ||
+                           (ex_valid && ex_warp == w) ||
+                           (mb_valid && mb_warp == w) ||
+                           (ga_any && ga_warp == w) ||
+                           (wb_any && wb_warp == w) ||
+                           (fe_busy && fe_warp == w);
+      assign fetch_elig[w] = busy_q[w] && !ended_q[w] && !ib_valid[w] &&
+                             !(fe_busy && fe_warp == w) && !fault_q && !halt_i;
+      assign ib_flush[w] = (redir_valid && mb_warp == w) ||
+                           (disp_go && dispatch_warp_i == w);
+      always @(posedge clk_i) begin
+        if (rst_i) begin
+          busy_q[w]  <= 1'b0;
+          ended_q[w] <= 1'b0;
+        end else if (disp_go && dispatch_warp_i == w) begin
+          busy_q[w]  <= 1'b1;
+          ended_q[w] <= 1'b0;
+        end else begin
+          if (ended_now && mb_warp == w) ended_q[w] <= 1'b1;
+          if (ended_q[w] && !inflight[w]) busy_q[w] <= 1'b0;
+        end
+      end
+    end
+  endgenerate
+  assign warp_busy_o = busy_q;
+
+  assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
+                  !ga_any && !wb_any && !sorter_busy;
+
+  // ------------------------------------------------------------------
+  // Counters
+  // ------------------------------------------------------------------
+  reg [LANE_BITS:0] n_ret, n_srv;
+  integer c;
+  always @* begin
+    n_ret = {(LANE_BITS+1){1'b0}};
+    n_srv = {(LANE_BITS+1){1'b0}};
+    for (c = 0; c < LANES; c = c + 1) begin
+      n_ret = n_ret + {{LANE_BITS{1'b0}}, retire_mask[c]};
+      n_srv = n_srv + {{LANE_BITS{1'b0}}, served[c]};
+    end
+  end
+
+  simty_counters #(.LANE_BITS(LANE_BITS)) u_ctr (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .clear_i      (ctr_clear_i),
+    .sel_i        (ctr_sel_i),
+    .value_o      (ctr_value_o),
+    .busy_i       (|busy_q),
+    .issue_i      (issue),
+    .exec_i       (exec_ok),
+    .threads_i    (exec_ok ? n_ret : {(LANE_BITS+1){1'b0}}),
+    .divergent_i  (exec_ok && divergent),
+    .merges_i     (merges),
+    .smerge_i     (smerge),
+    .replay_mem_i (exec_ok && replay_mem),
+    .replay_ind_i (exec_ok && replay_ind),
+    .mem_i        (exec_ok && mb_mem),
+    .requests_i   (exec_ok && mb_mem ? n_srv : {(LANE_BITS+1){1'b0}}),
+    .peak_valid_i (peak_valid),
+    .peak_i       (peak),
+    .uniform_i    (uniform),
+    .affine_i     (affine)
+  );
+
+endmodule

@@ -1,0 +1,135 @@
+// simty_sim_main.cpp - Verilator glue of the simulated board: clocks the
+// SoC (simty_sim_top), moves bytes between its byte bridge and the host
+// socket (simty_sim_link.c), optional waveform, cycle report on exit.
+// Configuration comes from the build: SIM_WARPS, SIM_LANES, SIM_CLK_HZ,
+// SIM_BAUD, SIM_TRACE (0 none, 1 VCD, 2 FST).
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#include "Vsimty_sim_top.h"
+#include "simty_sim_link.h"
+#include "simty_sim_opts.h"
+#include "verilated.h"
+#if SIM_TRACE == 1
+#include "verilated_vcd_c.h"
+typedef VerilatedVcdC Trace;
+#elif SIM_TRACE == 2
+#include "verilated_fst_c.h"
+typedef VerilatedFstC Trace;
+#endif
+
+// Socket polls happen every PUMP_CYCLES cycles: often enough for
+// sub-millisecond link latency, rarely enough to cost nothing.
+static const unsigned PUMP_CYCLES = 1024;
+static volatile std::sig_atomic_t g_stop = 0;
+static void on_signal(int) { g_stop = 1; }
+
+int main(int argc, char **argv) {
+  simty_sim_opts opt;
+  int rc = simty_sim_parse(argc, argv, &opt);
+  if (rc != 0) return rc > 0 ? 0 : 1;
+  if ((opt.warps && opt.warps != SIM_WARPS) || (opt.lanes && opt.lanes != SIM_LANES)) {
+    std::fprintf(stderr, "simty-sim: this binary is %dx%d, not %dx%d\n", SIM_WARPS,
+                 SIM_LANES, opt.warps ? opt.warps : SIM_WARPS, opt.lanes ? opt.lanes : SIM_LANES);
+    return 1;
+  }
+  if (opt.wave != SIMTY_SIM_WAVE_NONE && opt.wave != SIM_TRACE) {
+    std::fprintf(stderr, "simty-sim: this binary cannot write %s waveforms\n",
+                 opt.wave == SIMTY_SIM_WAVE_VCD ? "VCD" : "FST");
+    return 1;
+  }
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  auto top = std::make_unique<Vsimty_sim_top>(ctx.get());
+#if SIM_TRACE
+  std::unique_ptr<Trace> trace;
+  if (opt.wave) {
+    ctx->traceEverOn(true);
+    trace = std::make_unique<Trace>();
+    top->trace(trace.get(), 99);
+    trace->open(opt.wave_file);
+  }
+#endif
+
+  static simty_sim_link link;
+  if ((opt.port >= 0 ? simty_sim_link_listen(&link, opt.port)
+                     : simty_sim_link_use_fd(&link, opt.fd)) != 0)
+    return 1;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+
+  // A byte on the wire takes 10 bit times (8N1).
+  const unsigned long long byte_cycles =
+      opt.paced ? (10ull * SIM_CLK_HZ + SIM_BAUD - 1) / SIM_BAUD : 0;
+  unsigned long long next_rx_ok = 0, next_tx_ok = 0;
+  unsigned long long cycle = 0;
+  int exit_code = 0;
+  auto t0 = std::chrono::steady_clock::now();
+
+  top->clk_i = 0;
+  top->rst_i = 1;
+  top->tx_ready_i = 0;
+  top->rx_valid_i = 0;
+  for (;;) {
+    if (cycle == 8) top->rst_i = 0;
+    uint8_t in = 0;
+    bool have_in = cycle >= next_rx_ok && simty_sim_queue_peek(&link.to_device, &in);
+    top->rx_valid_i = have_in;
+    top->rx_data_i = in;
+    top->tx_ready_i = cycle >= next_tx_ok &&
+                      simty_sim_queue_count(&link.to_host) < SIMTY_SIM_QUEUE;
+    top->clk_i = 0;
+    top->eval();
+#if SIM_TRACE
+    if (trace) trace->dump(static_cast<uint64_t>(2 * cycle));
+#endif
+    // Handshakes complete at the coming rising edge.
+    if (have_in && top->rx_ready_o) {
+      simty_sim_queue_pop(&link.to_device);
+      next_rx_ok = cycle + byte_cycles;
+    }
+    if (top->tx_ready_i && top->tx_valid_o) {
+      simty_sim_queue_push(&link.to_host, top->tx_data_o);
+      next_tx_ok = cycle + byte_cycles;
+    }
+    top->clk_i = 1;
+    top->eval();
+#if SIM_TRACE
+    if (trace) trace->dump(static_cast<uint64_t>(2 * cycle + 1));
+#endif
+    cycle++;
+
+    if (top->trap_o) {
+      std::fprintf(stderr, "simty-sim: controller trap, cause %u at pc 0x%08x\n",
+                   (unsigned)top->trap_cause_o, (unsigned)top->trap_pc_o);
+      exit_code = 3;
+      break;
+    }
+    if (cycle % PUMP_CYCLES == 0) {
+      if (simty_sim_link_pump(&link) < 0) std::perror("simty-sim: link");
+      // The host hung up and every byte it sent has reached the firmware.
+      if (link.peer_closed && simty_sim_queue_count(&link.to_device) == 0) break;
+      if (g_stop) break;
+      if (opt.max_cycles && cycle >= opt.max_cycles) {
+        std::fprintf(stderr, "simty-sim: stopped at --max-cycles\n");
+        exit_code = 4;
+        break;
+      }
+    }
+  }
+  simty_sim_link_flush(&link, 1000);
+  simty_sim_link_close(&link);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  top->final();
+#if SIM_TRACE
+  if (trace) trace->close();
+#endif
+  std::fprintf(stderr,
+               "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out\n",
+               cycle, secs, secs > 0 ? cycle / secs : 0.0,
+               (unsigned long long)link.bytes_in, (unsigned long long)link.bytes_out);
+  return exit_code;
+}

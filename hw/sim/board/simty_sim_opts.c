@@ -1,0 +1,104 @@
+/*
+ * simty_sim_opts.c - option parsing of the simulated board (see
+ * simty_sim_opts.h and `simty-sim --help`).
+ */
+#include "simty_sim_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: simty-sim (--port N | --fd N) [options] [+fw=FIRMWARE.hex]\n"
+    "  --port N       serve the host link on 127.0.0.1:N (0: any free port,\n"
+    "                 printed on stderr); waits for one connection\n"
+    "  --fd N         serve it on the connected socket N (host library)\n"
+    "  --warps W      hardware warps (a binary per configuration)\n"
+    "  --lanes L      lanes per warp\n"
+    "  --vcd FILE     dump a VCD waveform\n"
+    "  --fst FILE     dump an FST waveform\n"
+    "  --paced        pass link bytes no faster than the modelled UART\n"
+    "  --max-cycles N stop after N cycles (exit 4)\n"
+    "Exits 0 when the host closes the link, 3 if the controller traps.\n"
+    "Prints the simulated cycles and cycles per second on exit.\n";
+
+static int parse_num(const char *opt, const char *s, long long lo,
+                     long long hi, long long *out)
+{
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 0);
+  if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi) {
+    fprintf(stderr, "simty-sim: %s: bad value '%s' (%lld..%lld)\n", opt, s,
+            lo, hi);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->port = -1;
+  o->fd = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '+')
+      continue;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 1;
+    }
+    if (!strcmp(a, "--paced")) {
+      o->paced = 1;
+      continue;
+    }
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    long long n;
+    if (!strcmp(a, "--port") || !strcmp(a, "--fd") || !strcmp(a, "--warps") ||
+        !strcmp(a, "--lanes") || !strcmp(a, "--max-cycles") ||
+        !strcmp(a, "--vcd") || !strcmp(a, "--fst")) {
+      if (!v) {
+        fprintf(stderr, "simty-sim: %s needs a value\n%s", a, usage);
+        return -1;
+      }
+      i++;
+      if (!strcmp(a, "--vcd") || !strcmp(a, "--fst")) {
+        if (o->wave) {
+          fprintf(stderr, "simty-sim: one waveform at a time\n");
+          return -1;
+        }
+        o->wave = a[2] == 'v' ? SIMTY_SIM_WAVE_VCD : SIMTY_SIM_WAVE_FST;
+        o->wave_file = v;
+        continue;
+      }
+      if (!strcmp(a, "--max-cycles")) {
+        if (parse_num(a, v, 1, (long long)1 << 62, &n))
+          return -1;
+        o->max_cycles = (uint64_t)n;
+        continue;
+      }
+      if (parse_num(a, v, 0, 65535, &n))
+        return -1;
+      if (!strcmp(a, "--port"))
+        o->port = (int)n;
+      else if (!strcmp(a, "--fd"))
+        o->fd = (int)n;
+      else if (!strcmp(a, "--warps"))
+        o->warps = (int)n;
+      else
+        o->lanes = (int)n;
+      continue;
+    }
+    fprintf(stderr, "simty-sim: unknown option '%s'\n%s", a, usage);
+    return -1;
+  }
+  if ((o->port >= 0) == (o->fd >= 0)) {
+    fprintf(stderr, "simty-sim: give exactly one of --port and --fd\n%s",
+            usage);
+    return -1;
+  }
+  return 0;
+}

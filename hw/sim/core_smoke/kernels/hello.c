@@ -1,0 +1,7 @@
+#include <stdio.h>
+#include "simty_kernel.h"
+int main(void)
+{
+  printf("hi %u\n", (unsigned)simty_thread_id());
+  return 0;
+}

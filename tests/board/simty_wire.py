@@ -1,0 +1,225 @@
+"""simty_wire.py - the host link protocol of docs/protocol.md, written
+again in Python from the document (not from the C codec) so that the
+board tests cross-check the firmware and driver/link/simty_link.c.
+
+Frames: 8-byte header (version, command, seq u16, length u16, status,
+reserved), payload, CRC-32 (IEEE, zlib's) of everything before it; on the
+wire 0x00, COBS(frame), 0x00. All fields little-endian."""
+import os
+import select
+import socket
+import struct
+import time
+import zlib
+
+VERSION = 1
+HDR = struct.Struct("<BBHHBB")
+RESPONSE = 0x80
+
+CMD = {"INFO": 0x01, "WRITE": 0x02, "READ": 0x03, "LAUNCH": 0x04, "STATUS": 0x05,
+       "WAIT": 0x06, "ABORT": 0x07, "COUNTERS": 0x08, "RESET": 0x09, "CONSOLE": 0x0A}
+ST = {"OK": 0, "BAD_CRC": 1, "BAD_LENGTH": 2, "BAD_VERSION": 3, "UNKNOWN_COMMAND": 4,
+      "OUT_OF_RANGE": 5, "PROTECTED": 6, "BUSY": 7, "NO_LAUNCH": 8, "BAD_ARGUMENT": 9,
+      "STACK_OVERLAP": 10, "INTERNAL": 11}
+ST_NAME = {v: k for k, v in ST.items()}
+STATE = {0: "IDLE", 1: "RUNNING", 2: "DONE", 3: "FAULT"}
+WANT_COUNTERS = 1
+WANT_CONSOLE = 2
+
+
+def crc32(data):
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+def cobs_encode(data):
+    out = bytearray()
+    run = bytearray()
+    for b in data:
+        if b == 0:
+            out.append(len(run) + 1)
+            out += run
+            run = bytearray()
+        else:
+            run.append(b)
+            if len(run) == 254:
+                out.append(255)
+                out += run
+                run = bytearray()
+    out.append(len(run) + 1)
+    out += run
+    return bytes(out)
+
+
+def cobs_decode(data):
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        code = data[i]
+        if code == 0 or i + code > len(data):
+            raise ValueError("bad COBS run")
+        out += data[i + 1:i + code]
+        i += code
+        if code < 255 and i < len(data):
+            out.append(0)
+    return bytes(out)
+
+
+def frame(command, seq, payload=b"", status=0, version=VERSION):
+    plain = HDR.pack(version, command, seq, len(payload), status, 0) + payload
+    return plain + struct.pack("<I", crc32(plain))
+
+
+def wire(plain):
+    return b"\x00" + cobs_encode(plain) + b"\x00"
+
+
+class Response:
+    def __init__(self, plain):
+        self.plain = plain
+        (self.version, self.command, self.seq, self.length, self.status,
+         _) = HDR.unpack_from(plain)
+        self.payload = plain[8:8 + self.length]
+
+    @property
+    def status_name(self):
+        return ST_NAME.get(self.status, str(self.status))
+
+    def detail(self):
+        return struct.unpack_from("<I", self.payload)[0] if len(self.payload) >= 4 else None
+
+
+class LinkError(Exception):
+    pass
+
+
+class Link:
+    """Stop-and-wait client over a connected stream socket."""
+
+    def __init__(self, sock, timeout=30.0):
+        self.sock = sock
+        self.sock.setblocking(False)
+        self.timeout = timeout
+        self.seq = 0x100
+        self.rx = bytearray()
+        self.frames = []
+        self.discarded = []
+        self.bytes_sent = 0
+        self.bytes_received = 0
+
+    def send_raw(self, data):
+        view = memoryview(data)
+        while view:
+            _, w, _ = select.select([], [self.sock], [], self.timeout)
+            if not w:
+                raise LinkError("send timed out")
+            n = self.sock.send(view)
+            view = view[n:]
+            self.bytes_sent += n
+
+    def _pull(self, deadline):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        r, _, _ = select.select([self.sock], [], [], left)
+        if not r:
+            return False
+        data = self.sock.recv(65536)
+        if not data:
+            raise LinkError("device closed the link")
+        self.bytes_received += len(data)
+        self.rx += data
+        while b"\x00" in self.rx:
+            i = self.rx.index(0)
+            chunk = bytes(self.rx[:i])
+            del self.rx[:i + 1]
+            if chunk:
+                self.frames.append(chunk)
+        return True
+
+    def receive(self, timeout=None):
+        """Next well-formed frame (CRC checked), or None at the deadline."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            while self.frames:
+                chunk = self.frames.pop(0)
+                plain = cobs_decode(chunk)
+                if len(plain) < 12:
+                    raise LinkError("runt frame from the device: %r" % plain)
+                length = struct.unpack_from("<H", plain, 4)[0]
+                if len(plain) != 12 + length:
+                    raise LinkError("device frame length %d, header says %d" % (len(plain), length))
+                if crc32(plain[:-4]) != struct.unpack_from("<I", plain, len(plain) - 4)[0]:
+                    raise LinkError("device frame with a bad CRC")
+                return Response(plain)
+            if not self._pull(deadline):
+                return None
+
+    def next_seq(self):
+        self.seq = (self.seq + 1) & 0xFFFF
+        return self.seq
+
+    def request(self, name, payload=b"", seq=None, timeout=None):
+        """One request, one response (no retransmission: a lost answer is a
+        test failure on a socket). Frames that do not answer this request
+        (command and seq) go to self.discarded."""
+        seq = self.next_seq() if seq is None else seq
+        self.send_raw(wire(frame(CMD[name], seq, payload)))
+        while True:
+            r = self.receive(timeout)
+            if r is None:
+                raise LinkError("no answer to %s (seq %d)" % (name, seq))
+            if r.command == CMD[name] | RESPONSE and r.seq == seq and r.version == VERSION:
+                return r
+            # Not ours (docs/protocol.md section 2: the host discards it);
+            # kept so that tests can check what else the device said.
+            self.discarded.append(r)
+
+    # ---- commands ----
+    def info(self):
+        r = self.request("INFO")
+        if r.status != 0:
+            raise LinkError("INFO: %s" % r.status_name)
+        f = struct.unpack("<BBHHHIIIIII", r.payload)
+        keys = ("proto_version", "counter_count", "max_payload", "warps", "lanes",
+                "code_base", "code_size", "data_base", "data_size", "clock_hz", "fw_version")
+        return dict(zip(keys, f))
+
+    def write(self, addr, data):
+        return self.request("WRITE", struct.pack("<I", addr) + data)
+
+    def read(self, addr, count):
+        return self.request("READ", struct.pack("<II", addr, count))
+
+    def launch(self, entry, nthreads, args, data_end, timeout=0, stack_log2=10):
+        return self.request("LAUNCH", struct.pack("<IIIIQB7x", entry, nthreads, args,
+                                                  data_end, timeout, stack_log2))
+
+    def wait(self, wait_ms, flags=0, timeout=None):
+        return self.request("WAIT", struct.pack("<II", wait_ms, flags), timeout=timeout)
+
+    def status(self, flags=0):
+        return self.request("STATUS", struct.pack("<I", flags))
+
+
+def parse_status(payload, counter_count=13, flags=0):
+    (state, cause, _, launch_id, nthreads, dispatched, done, fpc, fhart, ftid, faddr,
+     pending, elapsed) = struct.unpack_from("<BBHIIIIIIIIIQ", payload)
+    rec = dict(state=STATE.get(state, state), cause=cause, launch_id=launch_id,
+               nthreads=nthreads, dispatched=dispatched, done=done, fault_pc=fpc,
+               fault_hart=fhart, fault_tid=ftid, fault_addr=faddr,
+               console_pending=pending, elapsed=elapsed)
+    off = 48
+    if flags & WANT_COUNTERS:
+        rec["counters"] = list(struct.unpack_from("<%dQ" % counter_count, payload, off))
+        off += 8 * counter_count
+    if flags & WANT_CONSOLE:
+        pending, count = struct.unpack_from("<IH", payload, off)
+        recs = []
+        for i in range(count):
+            tid, byte = struct.unpack_from("<IB", payload, off + 8 + 5 * i)
+            recs.append((tid, byte))
+        rec["console"] = recs
+        off += 8 + 5 * count
+    if off != len(payload):
+        raise LinkError("status payload is %d bytes, expected %d" % (len(payload), off))
+    return rec

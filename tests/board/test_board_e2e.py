@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""test_board_e2e.py - end-to-end test of the simulated board: real frames
+(docs/protocol.md, encoded by simty_wire.py, independent of the C codec)
+to build/bin/simty-sim running the real firmware on the real SoC and core.
+
+usage: test_board_e2e.py --sim BUILD/bin/simty-sim --kernels DIR [--vcd]
+
+DIR holds fill.elf, spin.elf and fault.elf (tests/board/kernels/, built
+with simty-cc). Every answer is checked; the exit status is the number
+of failed checks (0 = pass)."""
+import argparse
+import os
+import random
+import re
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from board_elf import Kernel  # noqa: E402
+from simty_wire import (CMD, ST, WANT_CONSOLE, WANT_COUNTERS, Link,  # noqa: E402
+                        frame, parse_status, wire)
+
+SIMTY_CODE_BASE = 0x00010000
+SIMTY_DATA_BASE = 0x10000000
+SIMTY_FW_BASE = 0x00000000
+SIMTY_MMIO_BASE = 0xF0000000
+NO_THREAD = 0xFFFFFFFF
+FAULT_STORE_OUT_OF_RANGE = 7
+FAULT_TIMEOUT = 9
+FAULT_ABORTED = 10
+CTR = {name: i for i, name in enumerate(
+    ("cycles", "warp_insts", "thread_insts", "divergent_branches", "path_merges",
+     "replays_mem", "replays_indirect", "mem_requests", "mem_transactions",
+     "sched_idle_cycles", "cct_peak", "uniform_vectors", "affine_vectors"))}
+
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else ": " + str(detail)))
+    sys.stdout.flush()
+    if not ok:
+        failures += 1
+    return ok
+
+
+def start_sim(sim, extra=()):
+    """simty-sim on one end of a socket pair, as the host library runs it."""
+    host, dev = socket.socketpair()
+    proc = subprocess.Popen([sim, "--fd", str(dev.fileno()), *extra], pass_fds=[dev.fileno()],
+                            stderr=subprocess.PIPE, text=True)
+    dev.close()
+    return Link(host, timeout=60.0), proc
+
+
+def stop_sim(link, proc):
+    link.sock.close()
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        return None, err
+    return proc.returncode, err
+
+
+def mix(x, seed):
+    for _ in range(3):
+        x = (((x ^ (x >> 7)) * 0x9E3779B1) + seed) & 0xFFFFFFFF
+    return x
+
+
+def fill_expected(n, seed):
+    return [mix(i, seed) if i % 3 == 0 else (i * 7 + n) & 0xFFFFFFFF for i in range(n)]
+
+
+class Board:
+    """A session: INFO once, kernels loaded on demand, launch helpers."""
+
+    def __init__(self, link, kernels_dir):
+        self.link = link
+        self.info = link.info()
+        self.kdir = kernels_dir
+        self.loaded = None
+        self.launches = 0
+
+    def load(self, name):
+        k = Kernel(os.path.join(self.kdir, name + ".elf"))
+        st = k.load(self.link, self.info["max_payload"] - 4)
+        check("load %s: every WRITE answered OK" % name, all(s == 0 for s in st), st)
+        self.loaded = k
+        return k
+
+    def heap(self):
+        return (self.loaded.symbols["_end"] + 15) & ~15
+
+    def wait_end(self, flags=WANT_COUNTERS | WANT_CONSOLE, rounds=20):
+        """WAIT until the launch is no longer running; returns the record."""
+        for _ in range(rounds):
+            r = self.link.wait(5000, flags, timeout=300)
+            if r.status != 0:
+                return None, r
+            rec = parse_status(r.payload, self.info["counter_count"], flags)
+            if rec["state"] != "RUNNING":
+                return rec, r
+        return rec, r
+
+    def run_fill(self, n, seed, label):
+        """Loads fill, launches n threads, waits, checks everything."""
+        k = self.load("fill")
+        args = self.heap()
+        out = args + 16
+        self.link.write(out, b"\xEE" * (4 * n))   # poison: every word must change
+        r = self.link.write(args, struct.pack("<III", n, seed, out))
+        check(label + ": WRITE args", r.status == 0, r.status_name)
+        r = self.link.launch(k.entry, n, args, out + 4 * n, timeout=0, stack_log2=10)
+        ok = check(label + ": LAUNCH accepted", r.status == 0, (r.status_name, r.detail()))
+        if not ok:
+            return None
+        self.launches += 1
+        launch_id, stack_top = struct.unpack("<II", r.payload)
+        check(label + ": launch id counts launches", launch_id == self.launches,
+              (launch_id, self.launches))
+        check(label + ": stack_top is the top of DATA",
+              stack_top == SIMTY_DATA_BASE + self.info["data_size"], hex(stack_top))
+        rec, r = self.wait_end()
+        if not check(label + ": WAIT answered", rec is not None, r.status_name):
+            return None
+        check(label + ": state DONE", rec["state"] == "DONE" and rec["cause"] == 0,
+              (rec["state"], rec["cause"], hex(rec["fault_pc"]), rec["fault_tid"]))
+        check(label + ": every thread dispatched and done",
+              rec["dispatched"] == n and rec["done"] == n and rec["nthreads"] == n,
+              (rec["dispatched"], rec["done"], rec["nthreads"]))
+        got = []
+        for off in range(0, 4 * n, self.info["max_payload"]):
+            cnt = min(self.info["max_payload"], 4 * n - off)
+            rr = self.link.read(out + off, cnt)
+            check(label + ": READ results", rr.status == 0 and len(rr.payload) == cnt,
+                  rr.status_name)
+            got += list(struct.unpack("<%dI" % (cnt // 4), rr.payload))
+        want = fill_expected(n, seed)
+        bad = [i for i in range(n) if i >= len(got) or got[i] != want[i]]
+        check(label + ": all %d results right" % n, not bad,
+              "wrong at %s" % bad[:8])
+        return rec
+
+
+def test_info(b):
+    i = b.info
+    check("INFO: protocol 1, 13 counters", i["proto_version"] == 1 and i["counter_count"] == 13, i)
+    check("INFO: 4 warps x 4 lanes", (i["warps"], i["lanes"]) == (4, 4), i)
+    check("INFO: CODE and DATA from the memory map",
+          (i["code_base"], i["code_size"], i["data_base"], i["data_size"]) ==
+          (SIMTY_CODE_BASE, 0x10000, SIMTY_DATA_BASE, 0x100000), i)
+    check("INFO: 12 MHz clock, payload 256..4096",
+          i["clock_hz"] == 12000000 and 256 <= i["max_payload"] <= 4096, i)
+
+
+def test_write_read(b):
+    link, mp = b.link, b.info["max_payload"]
+    rng = random.Random(7)
+    blob = bytes(rng.randrange(256) for _ in range(3 * mp))
+    addr = SIMTY_DATA_BASE + 0x2003          # odd address, odd length
+    ok = True
+    for off in range(0, len(blob), mp - 4):
+        r = link.write(addr + off, blob[off:off + mp - 4])
+        ok &= r.status == 0 and r.payload == b""
+    check("WRITE %d bytes in max-size frames" % len(blob), ok)
+    back = b""
+    for off in range(0, len(blob), mp):
+        r = link.read(addr + off, min(mp, len(blob) - off))
+        back += r.payload if r.status == 0 else b""
+    check("READ returns what WRITE wrote (DATA, unaligned)", back == blob,
+          "first difference at %s" % next((i for i in range(min(len(back), len(blob)))
+                                            if back[i] != blob[i]), len(back)))
+    r = link.read(addr - 1, 2)
+    check("bytes around a write are untouched", r.status == 0 and r.payload[1] == blob[0],
+          r.payload.hex())
+    code = bytes(rng.randrange(256) for _ in range(301))
+    r1 = link.write(SIMTY_CODE_BASE + 0x8001, code)
+    r2 = link.read(SIMTY_CODE_BASE + 0x8001, len(code))
+    check("CODE round trip", r1.status == 0 and r2.status == 0 and r2.payload == code)
+    end = SIMTY_DATA_BASE + b.info["data_size"]
+    r = link.write(end - 4, b"\x11\x22\x33\x44")
+    r2 = link.read(end - 4, 4)
+    check("last word of DATA", r.status == 0 and r2.payload == b"\x11\x22\x33\x44")
+
+
+def test_rejected(b):
+    link = b.link
+    for name, addr, want in (("FW", SIMTY_FW_BASE + 0x100, "PROTECTED"),
+                             ("MMIO", SIMTY_MMIO_BASE, "PROTECTED"),
+                             ("past DATA", SIMTY_DATA_BASE + b.info["data_size"], "OUT_OF_RANGE"),
+                             ("past CODE", SIMTY_CODE_BASE + b.info["code_size"] - 2,
+                              "OUT_OF_RANGE")):
+        r = link.write(addr, b"\xAA\xBB\xCC\xDD")
+        check("WRITE to %s rejected with %s" % (name, want),
+              r.status == ST[want] and r.detail() == addr, (r.status_name, r.detail()))
+        r = link.read(addr, 4)
+        check("READ of %s rejected with %s" % (name, want), r.status == ST[want],
+              r.status_name)
+    again = link.info()
+    check("firmware intact after the rejected writes", again == b.info)
+
+
+def test_bad_frames(b):
+    link = b.link
+    seq = link.next_seq()
+    plain = bytearray(frame(CMD["INFO"], seq))
+    plain[-1] ^= 0x40                                        # break the CRC
+    link.send_raw(wire(bytes(plain)))
+    r = link.receive()
+    check("corrupt frame answered BAD_CRC with its seq",
+          r is not None and r.status == ST["BAD_CRC"] and r.seq == seq,
+          None if r is None else (r.status_name, r.seq))
+    # 300 non-zero bytes: one long broken frame, ended by the next request's
+    # leading zero. The device may answer it (with an error: its header is
+    # garbage) before it answers the request.
+    link.discarded.clear()
+    link.send_raw(bytes(random.Random(3).randrange(1, 256) for _ in range(300)))
+    r = link.request("INFO")
+    check("device resynchronises after garbage", r.status == 0, r.status_name)
+    check("garbage is answered by at most one error, never executed",
+          len(link.discarded) <= 1 and all(d.status in (ST["BAD_CRC"], ST["BAD_LENGTH"])
+                                           for d in link.discarded),
+          [(d.command, d.status_name) for d in link.discarded])
+    seq = link.next_seq()
+    link.send_raw(wire(frame(0x55, seq)))
+    r = link.receive()
+    check("unknown command answered UNKNOWN_COMMAND",
+          r is not None and r.status == ST["UNKNOWN_COMMAND"] and r.detail() == 0x55,
+          None if r is None else r.status_name)
+
+
+def test_launch(b):
+    n = 100     # 16 hardware threads: 7 blocks of 16 lanes' worth of waves
+    rec = b.run_fill(n, 0x1234, "launch of %d threads on 16" % n)
+    if rec is None:
+        return
+    c = rec["counters"]
+    lanes = b.info["lanes"]
+    check("counters: instructions counted",
+          c[CTR["warp_insts"]] > 0 and c[CTR["warp_insts"]] <= c[CTR["thread_insts"]]
+          <= c[CTR["warp_insts"]] * lanes, c[:3])
+    check("counters: cycles span the launch", c[CTR["cycles"]] >= c[CTR["warp_insts"]]
+          and abs(c[CTR["cycles"]] - rec["elapsed"]) <= rec["elapsed"] // 10 + 200,
+          (c[CTR["cycles"]], rec["elapsed"]))
+    check("counters: idle cycles = window cycles - issued warp instructions",
+          c[CTR["sched_idle_cycles"]] == c[CTR["cycles"]] - c[CTR["warp_insts"]],
+          (c[CTR["sched_idle_cycles"]], c[CTR["cycles"]], c[CTR["warp_insts"]]))
+    check("counters: divergent branches (i % 3) and memory traffic",
+          c[CTR["divergent_branches"]] > 0 and c[CTR["mem_transactions"]] > 0
+          and c[CTR["mem_requests"]] >= n, c)
+    text = bytes(byte for tid, byte in rec["console"] if tid == 5)
+    check("device printf reaches the host, tagged with its thread",
+          text == b"thread 5 of %d\n" % n and all(tid == 5 for tid, _ in rec["console"]),
+          rec["console"][:4])
+    r = b.link.request("COUNTERS", struct.pack("<BBH", 0, 0, 0))
+    vals = list(struct.unpack_from("<13Q", r.payload, 4)) if r.status == 0 else None
+    check("COUNTERS after the launch equals WAIT's counters", vals == c, vals)
+
+
+def test_abort(b):
+    k = b.load("spin")
+    scratch = b.heap()
+    b.link.write(scratch, bytes(64))
+    r = b.link.launch(k.entry, 64, scratch, scratch + 64, timeout=0)
+    ok = check("spin LAUNCH accepted", r.status == 0, (r.status_name, r.detail()))
+    if not ok:
+        return
+    b.launches += 1
+    time.sleep(0.2)
+    r = b.link.status()
+    rec = parse_status(r.payload)
+    check("STATUS while spinning: RUNNING", r.status == 0 and rec["state"] == "RUNNING", rec)
+    r = b.link.write(SIMTY_DATA_BASE, b"\x01")
+    check("WRITE while running: BUSY", r.status == ST["BUSY"], r.status_name)
+    r = b.link.launch(k.entry, 1, scratch, scratch + 64)
+    check("LAUNCH while running: BUSY", r.status == ST["BUSY"], r.status_name)
+    r = b.link.request("ABORT")
+    rec = parse_status(r.payload) if r.status == 0 else {}
+    check("ABORT ends it: FAULT, cause ABORTED, no thread",
+          rec.get("state") == "FAULT" and rec.get("cause") == FAULT_ABORTED
+          and rec.get("fault_tid") == NO_THREAD and rec.get("fault_hart") == NO_THREAD, rec)
+    r = b.link.read(scratch, 64)
+    counts = struct.unpack("<16I", r.payload) if r.status == 0 else ()
+    check("memory keeps what the spinning threads wrote", r.status == 0 and
+          all(v > 0 for v in counts), counts)
+    r = b.link.request("ABORT")
+    check("second ABORT: NO_LAUNCH", r.status == ST["NO_LAUNCH"], r.status_name)
+    b.run_fill(37, 0xABCDEF, "launch after ABORT")
+
+
+def test_timeout(b):
+    k = b.load("spin")
+    scratch = b.heap()
+    r = b.link.launch(k.entry, 16, scratch, scratch + 64, timeout=30000)
+    if not check("spin LAUNCH with a 30,000-cycle time-out", r.status == 0, r.status_name):
+        return
+    b.launches += 1
+    rec, r = b.wait_end()
+    check("time-out: FAULT, cause TIMEOUT, no thread",
+          rec is not None and rec["state"] == "FAULT" and rec["cause"] == FAULT_TIMEOUT
+          and rec["fault_tid"] == NO_THREAD and rec["fault_pc"] == 0, rec)
+    check("time-out: ended after the time-out, not long before or after",
+          rec is not None and 30000 <= rec["elapsed"] <= 30000 + 20000,
+          rec and rec["elapsed"])
+    b.run_fill(64, 7, "launch after a time-out")
+
+
+def test_fault(b):
+    k = b.load("fault")
+    heap = b.heap()
+    n = 40
+    r = b.link.launch(k.entry, n, heap, heap, timeout=0)
+    if not check("faulting LAUNCH accepted", r.status == 0, r.status_name):
+        return
+    b.launches += 1
+    rec, r = b.wait_end()
+    s = k.symbols
+    lanes = b.info["lanes"]
+    check("fault: FAULT, cause STORE_OUT_OF_RANGE",
+          rec is not None and rec["state"] == "FAULT" and rec["cause"] == FAULT_STORE_OUT_OF_RANGE,
+          rec)
+    if rec is None:
+        return
+    check("fault: pc, thread and address of the bad store",
+          rec["fault_pc"] == s["bad_store"] and rec["fault_tid"] == s["fault_tid"]
+          and rec["fault_addr"] == s["bad_addr"],
+          (hex(rec["fault_pc"]), hex(s["bad_store"]), rec["fault_tid"], hex(rec["fault_addr"])))
+    check("fault: hart is a hardware thread on the faulting lane",
+          rec["fault_hart"] < b.info["warps"] * lanes
+          and rec["fault_hart"] % lanes == s["fault_tid"] % lanes, rec["fault_hart"])
+    b.run_fill(16, 99, "launch after a fault")
+
+
+def test_reset(b):
+    r = b.link.request("RESET")
+    check("RESET answered OK", r.status == 0 and r.payload == b"", r.status_name)
+    r = b.link.status()
+    rec = parse_status(r.payload)
+    check("after RESET the launch state is IDLE", rec["state"] == "IDLE", rec)
+    b.run_fill(20, 5, "launch after RESET")
+
+
+def test_tcp(sim):
+    proc = subprocess.Popen([sim, "--port", "0"], stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    if not check("--port 0 announces its port", m is not None, line):
+        proc.kill()
+        return
+    sock = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=30)
+    link = Link(sock)
+    info = link.info()
+    check("INFO over TCP", info["proto_version"] == 1 and info["warps"] == 4, info)
+    rc, err = stop_sim(link, proc)
+    report = re.search(r"(\d+) cycles in [\d.]+ s \((\d+) cycles/s\)", err)
+    check("simty-sim exits 0 when the host closes, with a cycle report",
+          rc == 0 and report is not None and int(report.group(1)) > 0, (rc, err[-200:]))
+
+
+def test_cli(sim):
+    r = subprocess.run([sim, "--warps", "3", "--lanes", "3", "--port", "0"],
+                       capture_output=True, text=True, timeout=30)
+    check("an unbuilt configuration fails clearly",
+          r.returncode == 2 and "3x3" in r.stderr and "not built" in r.stderr, r.stderr)
+    r = subprocess.run([sim, "--bogus"], capture_output=True, text=True, timeout=30)
+    check("an unknown option fails with usage", r.returncode == 1 and "usage" in r.stderr,
+          (r.returncode, r.stderr[:200]))
+
+
+def test_vcd(sim):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "board.vcd")
+        link, proc = start_sim(sim, ("--vcd", path))
+        info = link.info()
+        rc, err = stop_sim(link, proc)
+        ok = rc == 0 and info["proto_version"] == 1 and os.path.exists(path)
+        defs, changes = False, 0
+        if ok:
+            with open(path, errors="replace") as f:
+                for line in f:
+                    if "$enddefinitions" in line:
+                        defs = True
+                    elif defs and line.startswith("#"):
+                        changes += 1
+                        if changes > 1000:
+                            break
+        check("--vcd writes a waveform of the run", ok and defs and changes > 1000,
+              (rc, defs, changes, err[-200:]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--kernels", required=True)
+    ap.add_argument("--vcd", action="store_true", help="also check --vcd")
+    a = ap.parse_args()
+
+    test_cli(a.sim)
+    t0 = time.monotonic()
+    link, proc = start_sim(a.sim)
+    b = Board(link, a.kernels)
+    for t in (test_info, test_write_read, test_rejected, test_bad_frames, test_launch,
+              test_abort, test_timeout, test_fault, test_reset):
+        try:
+            t(b)
+        except Exception as e:   # a dead link or a malformed answer fails the test, not the run
+            check(t.__name__ + " ran to the end", False, repr(e))
+    rc, err = stop_sim(link, proc)
+    check("simty-sim exits 0 at the end of the session", rc == 0, (rc, err[-300:]))
+    print("session: %.1f s wall; %s" % (time.monotonic() - t0, err.strip().splitlines()[-1]
+                                        if err.strip() else "no report"))
+    test_tcp(a.sim)
+    if a.vcd:
+        test_vcd(a.sim)
+    print("board-e2e: %d failure(s)" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+/*
+ * fake_device.h - a Simty device for tests: speaks the link protocol
+ * (docs/protocol.md) on a socket, executes kernels on the reference model,
+ * and misbehaves on request (dropped, corrupted, split, stale or garbled
+ * responses; damaged-request answers; an unplugged link).
+ *
+ * It serves one connection in a thread of its own: either one end of a
+ * socket pair (fake_device_start_fd) or a TCP listener on 127.0.0.1
+ * (fake_device_start_tcp; the port is in fd->port).
+ */
+#ifndef FAKE_DEVICE_H
+#define FAKE_DEVICE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "simty_model.h"
+
+struct fake_device {
+  /* Configuration, before start. */
+  unsigned warps, lanes;
+  uint16_t max_payload; /* 0: SIMTY_MAX_PAYLOAD */
+  uint8_t proto_version; /* 0: SIMTY_PROTO_VERSION */
+
+  /* Misbehaviour, changed under `lock` while running. Each counts down. */
+  pthread_mutex_t lock;
+  int drop_responses;    /* execute, but send no response */
+  int corrupt_responses; /* flip a bit of the response's CRC */
+  int garbage_before;    /* send noise bytes (with zeros) first */
+  int stale_before;      /* send an answer to seq - 1 first */
+  int hint_bad_crc;      /* answer BAD_CRC as if the request was damaged */
+  int split_responses;   /* send the response one byte per write */
+  int close_after;       /* >0: close the link after that many requests */
+
+  /* What happened. */
+  unsigned requests;           /* frames decoded */
+  unsigned executed[16];       /* per command code, duplicates excluded */
+  unsigned duplicates;         /* retransmissions answered from the cache */
+
+  /* Internal. */
+  int fd, listen_fd, port;
+  pthread_t thread;
+  int running;
+  simty_model *model;
+};
+
+/* Starts serving on one end of a socket pair; *host_fd gets the other. */
+int fake_device_start_fd(struct fake_device *d, int *host_fd);
+/* Starts listening on 127.0.0.1 (d->port). Serves the first connection. */
+int fake_device_start_tcp(struct fake_device *d);
+/* Serves the connected socket fd in the calling thread until the peer
+ * closes it (the fake simulated board). */
+int fake_device_run_fd(struct fake_device *d, int fd);
+/* Stops the thread, frees everything. */
+void fake_device_stop(struct fake_device *d);
+/* Sets a misbehaviour counter under the lock. */
+void fake_device_set(struct fake_device *d, int *field, int value);
+
+#endif /* FAKE_DEVICE_H */
