@@ -24,6 +24,7 @@ include host_lib/kernel/kernel.mk
 -include examples/examples.mk
 -include hw/rtl/rtl.mk
 -include hw/rtl/soc/soc.mk
+-include hw/rtl/boards/boards.mk
 -include firmware/firmware.mk
 -include driver/driver.mk
 -include host_lib/host_lib.mk
@@ -36,11 +37,12 @@ deps:
 .PHONY: deps-checked
 deps-checked: deps
 
-# The main job: vecadd on RUN_DEVICE, checked against the CPU, counters
+# The main job: vecadd on RUN_DEVICE (default: the simulated board), checked against the CPU, counters
 # printed. Recursive so that the packages are there before any rule runs.
-RUN_DEVICE ?= model
+RUN_DEVICE ?= sim
 run: deps
-	@$(MAKE) --no-print-directory run-example-vecadd SIMTY_DEVICE=$(RUN_DEVICE)
+	@$(MAKE) --no-print-directory $(if $(filter sim,$(RUN_DEVICE)),simty-sim) \
+	  run-example-vecadd SIMTY_DEVICE=$(RUN_DEVICE)
 
 test: deps
 	@sh scripts/run-suites.sh $(TEST_SUITES)

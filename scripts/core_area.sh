@@ -51,7 +51,7 @@ synth_$arch -top simty_core; tee -o $stat stat"
       brams=$(cells "$stat.cells" '^DP16KD$')
       extra="lutram=$(cells "$stat.cells" '^TRELLIS_DPR16X4$') ccu2=$(cells "$stat.cells" '^CCU2C$')"
     fi
-    latches=$(grep -c -i "latch inferred" "$log" || true)
+    latches=$(grep -c "^Latch inferred for" "$log" || true)
     latch_cells=$(cells "$stat.cells" 'DLATCH|_DLATCH|LATCH')
     note=""
     if [ "$latches" -ne 0 ] || [ "$latch_cells" -ne 0 ]; then

@@ -123,7 +123,7 @@ struct simty_session {
   const uint8_t *payload;
   uint16_t payload_len;
   /* Statistics since open. */
-  uint32_t requests, retransmits, stale_frames, bad_frames, garbage_bytes;
+  uint32_t requests, retransmits, stale_frames, bad_frames;
   char err[256];
 };
 

@@ -350,7 +350,7 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
   if (!sim) {
     snprintf(err, err_size,
              "simulated board not found: set SIMTY_SIM, build it (make "
-             "sim-board) or put simty-sim on PATH");
+             "simty-sim) or put simty-sim on PATH");
     /* PATH is still tried below. */
     sim = "simty-sim";
   }

@@ -2,12 +2,12 @@
  *
  * Thread v handles node v only: if v is not reached yet and one of its
  * neighbours is in the frontier (depth == level), v joins the next level.
- * Each depth is written by its own node's thread alone, and the reads of
- * neighbours' depths compare with `level`: a neighbour joining the next
- * level during this launch goes from UNREACHED to level + 1, neither
- * equal to `level`, so no read can see a half-done launch. The only shared
- * word, `changed`, is only ever set to 1: concurrent writers store the
- * same value. Node degrees differ, so lanes leave the neighbour loop at
+ * Depths are read from one buffer and written to another, each node's
+ * entry by its own thread: no thread reads a word another thread writes
+ * in the same launch, so every thread's values and control flow are the
+ * same however the warps interleave. The only shared word, `changed`, is
+ * only ever set to 1 and never read: concurrent writers store the same
+ * value. Node degrees differ, so lanes leave the neighbour loop at
  * different times (divergence), and neighbours lie anywhere in memory
  * (scattered loads: replays). */
 #include <simty_kernel.h>
@@ -18,14 +18,18 @@ int main(void)
 {
   const struct bfs_args *args = simty_args();
   uint32_t v = simty_thread_id();
-  if (v >= args->nodes || args->depth[v] != BFS_UNREACHED)
+  if (v >= args->nodes)
     return 0;
-  for (uint32_t e = args->row[v]; e < args->row[v + 1]; e++) {
-    if (args->depth[args->col[e]] == args->level) {
-      args->depth[v] = args->level + 1;
-      *args->changed = 1;
-      break;
+  int32_t depth = args->in[v];
+  if (depth == BFS_UNREACHED) {
+    for (uint32_t e = args->row[v]; e < args->row[v + 1]; e++) {
+      if (args->in[args->col[e]] == args->level) {
+        depth = args->level + 1;
+        *args->changed = 1;
+        break;
+      }
     }
   }
+  args->out[v] = depth;
   return 0;
 }

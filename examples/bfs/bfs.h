@@ -9,17 +9,20 @@
 
 /* One launch per level, `level` going 0, 1, 2, ... Node v's neighbours are
  * col[row[v]] .. col[row[v + 1] - 1] (CSR; the graph is undirected, so
- * these are also the nodes with an edge to v). */
+ * these are also the nodes with an edge to v). The depths are double
+ * buffered: a launch reads `in` and writes `out`, the host swaps them for
+ * the next level. */
 struct bfs_args {
   uint32_t nodes;
   int32_t level; /* the frontier: nodes whose depth is `level` */
 #if defined(__riscv)
   const uint32_t *row; /* nodes + 1 offsets into col */
   const uint32_t *col;
-  int32_t *depth;    /* per node: BFS depth, or BFS_UNREACHED */
+  const int32_t *in; /* per node: BFS depth so far, or BFS_UNREACHED */
+  int32_t *out;      /* per node: depth after this level */
   uint32_t *changed; /* set to 1 when a node joins the next level */
 #else
-  uint32_t row, col, depth, changed;
+  uint32_t row, col, in, out, changed;
 #endif
 };
 

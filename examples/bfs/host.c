@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "example.h"
 #include "bfs.h"
+#include "example.h"
 
 struct edge {
   uint32_t a, b;
@@ -95,13 +95,17 @@ int main(int argc, char **argv)
       .nodes = nodes,
       .row = example_upload(&ex, row, (nodes + 1) * sizeof(*row)),
       .col = example_upload(&ex, col, 2 * m * sizeof(*col)),
-      .depth = example_upload(&ex, depth, nodes * sizeof(*depth)),
+      .in = example_upload(&ex, depth, nodes * sizeof(*depth)),
+      .out = example_upload(&ex, NULL, nodes * sizeof(*depth)),
       .changed = example_upload(&ex, &zero, sizeof(zero)),
   };
   /* A level that adds no node ends the search; `nodes` levels is the most
    * a correct kernel can take, so a runaway one cannot loop forever. */
   for (args.level = 0; changed && args.level < (int32_t)nodes; args.level++) {
     example_run(&ex, &args, sizeof(args), nodes);
+    uint32_t written = args.out;
+    args.out = args.in;
+    args.in = written;
     example_download(&ex, args.changed, &changed, sizeof(changed));
     if (changed) {
       int e = simty_write(ex.dev, args.changed, &zero, sizeof(zero));
@@ -109,7 +113,8 @@ int main(int argc, char **argv)
         example_die(&ex, e, "cannot reset the changed flag");
     }
   }
-  example_download(&ex, args.depth, depth, nodes * sizeof(*depth));
+  /* After the swap, `in` holds the last level's depths. */
+  example_download(&ex, args.in, depth, nodes * sizeof(*depth));
   uint64_t bad = example_compare(&ex, "depth", depth, want, nodes);
   uint32_t reached = 0;
   int32_t deepest = 0;
@@ -120,8 +125,8 @@ int main(int argc, char **argv)
     }
   char summary[128];
   snprintf(summary, sizeof(summary),
-           "%u nodes, %u edges: %u reached, depth %d, in %d launches",
-           nodes, m, reached, (int)deepest, (int)args.level);
+           "%u nodes, %u edges: %u reached, depth %d, in %d launches", nodes, m,
+           reached, (int)deepest, (int)args.level);
   free(edges);
   free(row);
   free(col);

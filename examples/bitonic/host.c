@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "example.h"
 #include "bitonic.h"
+#include "example.h"
 
 static int compare_keys(const void *pa, const void *pb)
 {
@@ -41,15 +41,16 @@ int main(int argc, char **argv)
   want[n - 1] = keys[n - 1] = INT32_MAX;
   qsort(want, n, sizeof(*want), compare_keys);
 
-  struct bitonic_args args = {.keys = example_upload(&ex, keys, n * sizeof(*keys))};
+  struct bitonic_args args = {.keys =
+                                  example_upload(&ex, keys, n * sizeof(*keys))};
   for (args.k = 2; args.k <= n; args.k <<= 1)
     for (args.j = args.k >> 1; args.j > 0; args.j >>= 1)
       example_run(&ex, &args, sizeof(args), n / 2);
   example_download(&ex, args.keys, keys, n * sizeof(*keys));
   uint64_t bad = example_compare(&ex, "keys", keys, want, n);
   char summary[96];
-  snprintf(summary, sizeof(summary), "%u keys sorted in %u stages, as qsort",
-           n, ex.launches);
+  snprintf(summary, sizeof(summary), "%u keys sorted in %u stages, as qsort", n,
+           ex.launches);
   free(keys);
   free(want);
   return example_finish(&ex, bad, summary);

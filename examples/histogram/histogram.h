@@ -10,7 +10,7 @@
 #define HISTOGRAM_BINS 32u
 #define HISTOGRAM_SHIFT 3u
 /* Values each thread of the counting pass takes. */
-#define HISTOGRAM_PER_THREAD 16u
+#define HISTOGRAM_PER_THREAD 32u
 
 enum histogram_phase {
   /* Thread t zeroes its private sub-histogram sub[t][*], then counts

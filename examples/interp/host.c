@@ -23,9 +23,9 @@ struct src {
 
 /* sum of 1 .. a */
 static const struct src prog_sum[] = {
-    {OP_PUSH, 0}, {OP_SET, 0},                             /* s = 0 */
-    {OP_ARG, 0},  {OP_SET, 1},                             /* i = a */
-    {LABEL, 0},   {OP_GET, 1},  {OP_JZ, 1},                /* while i */
+    {OP_PUSH, 0}, {OP_SET, 0},                            /* s = 0 */
+    {OP_ARG, 0},  {OP_SET, 1},                            /* i = a */
+    {LABEL, 0},   {OP_GET, 1},  {OP_JZ, 1},               /* while i */
     {OP_GET, 0},  {OP_GET, 1},  {OP_ADD, 0}, {OP_SET, 0}, /* s += i */
     {OP_GET, 1},  {OP_PUSH, 1}, {OP_SUB, 0}, {OP_SET, 1}, /* i-- */
     {OP_JMP, 0},  {LABEL, 1},   {OP_GET, 0}, {OP_HALT, 0}, {END, 0}};
@@ -37,11 +37,11 @@ static int32_t ref_sum(int32_t a, int32_t b)
 
 /* gcd(a, b), Euclid with remainders */
 static const struct src prog_gcd[] = {
-    {OP_ARG, 0},  {OP_ARG, 1},                /* a b */
-    {LABEL, 0},   {OP_DUP, 0},   {OP_JZ, 1},  /* while b */
-    {OP_DUP, 0},  {OP_SET, 0},                /* keep b */
-    {OP_MOD, 0},  {OP_GET, 0},   {OP_SWAP, 0}, /* b (a % b) */
-    {OP_JMP, 0},  {LABEL, 1},    {OP_DROP, 0}, {OP_HALT, 0}, {END, 0}};
+    {OP_ARG, 0}, {OP_ARG, 1},               /* a b */
+    {LABEL, 0},  {OP_DUP, 0}, {OP_JZ, 1},   /* while b */
+    {OP_DUP, 0}, {OP_SET, 0},               /* keep b */
+    {OP_MOD, 0}, {OP_GET, 0}, {OP_SWAP, 0}, /* b (a % b) */
+    {OP_JMP, 0}, {LABEL, 1},  {OP_DROP, 0}, {OP_HALT, 0}, {END, 0}};
 static int32_t ref_gcd(int32_t a, int32_t b)
 {
   while (b) {
@@ -54,9 +54,9 @@ static int32_t ref_gcd(int32_t a, int32_t b)
 
 /* a^3 - 3ab + b - 7, wrapping */
 static const struct src prog_poly[] = {
-    {OP_ARG, 0},  {OP_DUP, 0},   {OP_DUP, 0}, {OP_MUL, 0}, {OP_MUL, 0},
-    {OP_PUSH, 3}, {OP_ARG, 0},   {OP_MUL, 0}, {OP_ARG, 1}, {OP_MUL, 0},
-    {OP_SUB, 0},  {OP_ARG, 1},   {OP_ADD, 0}, {OP_PUSH, 7}, {OP_SUB, 0},
+    {OP_ARG, 0},  {OP_DUP, 0}, {OP_DUP, 0}, {OP_MUL, 0},  {OP_MUL, 0},
+    {OP_PUSH, 3}, {OP_ARG, 0}, {OP_MUL, 0}, {OP_ARG, 1},  {OP_MUL, 0},
+    {OP_SUB, 0},  {OP_ARG, 1}, {OP_ADD, 0}, {OP_PUSH, 7}, {OP_SUB, 0},
     {OP_HALT, 0}, {END, 0}};
 static int32_t ref_poly(int32_t a, int32_t b)
 {
@@ -66,14 +66,15 @@ static int32_t ref_poly(int32_t a, int32_t b)
 
 /* Collatz steps from a down to 1 */
 static const struct src prog_collatz[] = {
-    {OP_PUSH, 0}, {OP_SET, 0},  {OP_ARG, 0},                /* steps = 0; a */
+    {OP_PUSH, 0}, {OP_SET, 0},  {OP_ARG, 0}, /* steps = 0; a */
     {LABEL, 0},   {OP_DUP, 0},  {OP_PUSH, 1}, {OP_EQ, 0},
-    {OP_JNZ, 3},                                            /* while a != 1 */
-    {OP_DUP, 0},  {OP_PUSH, 1}, {OP_AND, 0},  {OP_JZ, 1},   /* odd? */
-    {OP_PUSH, 3}, {OP_MUL, 0},  {OP_PUSH, 1}, {OP_ADD, 0}, {OP_JMP, 2},
-    {LABEL, 1},   {OP_PUSH, 1}, {OP_SHR, 0},                /* a / 2 */
-    {LABEL, 2},   {OP_GET, 0},  {OP_PUSH, 1}, {OP_ADD, 0}, {OP_SET, 0},
-    {OP_JMP, 0},  {LABEL, 3},   {OP_GET, 0},  {OP_HALT, 0}, {END, 0}};
+    {OP_JNZ, 3},                                          /* while a != 1 */
+    {OP_DUP, 0},  {OP_PUSH, 1}, {OP_AND, 0},  {OP_JZ, 1}, /* odd? */
+    {OP_PUSH, 3}, {OP_MUL, 0},  {OP_PUSH, 1}, {OP_ADD, 0},
+    {OP_JMP, 2},  {LABEL, 1},   {OP_PUSH, 1}, {OP_SHR, 0}, /* a / 2 */
+    {LABEL, 2},   {OP_GET, 0},  {OP_PUSH, 1}, {OP_ADD, 0},
+    {OP_SET, 0},  {OP_JMP, 0},  {LABEL, 3},   {OP_GET, 0},
+    {OP_HALT, 0}, {END, 0}};
 static int32_t ref_collatz(int32_t a, int32_t b)
 {
   (void)b;
@@ -85,11 +86,11 @@ static int32_t ref_collatz(int32_t a, int32_t b)
 
 /* number of one bits of a */
 static const struct src prog_popcount[] = {
-    {OP_PUSH, 0}, {OP_ARG, 0},                               /* c a */
-    {LABEL, 0},   {OP_DUP, 0},  {OP_JZ, 1},                  /* while a */
-    {OP_DUP, 0},  {OP_PUSH, 1}, {OP_AND, 0}, {OP_SET, 0},    /* bit */
-    {OP_SWAP, 0}, {OP_GET, 0},  {OP_ADD, 0}, {OP_SWAP, 0},   /* c += bit */
-    {OP_PUSH, 1}, {OP_SHRU, 0}, {OP_JMP, 0},                 /* a >>= 1 */
+    {OP_PUSH, 0}, {OP_ARG, 0},                              /* c a */
+    {LABEL, 0},   {OP_DUP, 0},  {OP_JZ, 1},                 /* while a */
+    {OP_DUP, 0},  {OP_PUSH, 1}, {OP_AND, 0},  {OP_SET, 0},  /* bit */
+    {OP_SWAP, 0}, {OP_GET, 0},  {OP_ADD, 0},  {OP_SWAP, 0}, /* c += bit */
+    {OP_PUSH, 1}, {OP_SHRU, 0}, {OP_JMP, 0},                /* a >>= 1 */
     {LABEL, 1},   {OP_DROP, 0}, {OP_HALT, 0}, {END, 0}};
 static int32_t ref_popcount(int32_t a, int32_t b)
 {
@@ -99,10 +100,10 @@ static int32_t ref_popcount(int32_t a, int32_t b)
 
 /* fib(a), iterative, wrapping */
 static const struct src prog_fib[] = {
-    {OP_PUSH, 0}, {OP_PUSH, 1}, {OP_ARG, 0}, {OP_SET, 0},   /* x y; k = a */
-    {LABEL, 0},   {OP_GET, 0},  {OP_JZ, 1},                 /* while k */
-    {OP_SWAP, 0}, {OP_OVER, 0}, {OP_ADD, 0},                /* y x+y */
-    {OP_GET, 0},  {OP_PUSH, 1}, {OP_SUB, 0}, {OP_SET, 0},   /* k-- */
+    {OP_PUSH, 0}, {OP_PUSH, 1}, {OP_ARG, 0},  {OP_SET, 0}, /* x y; k = a */
+    {LABEL, 0},   {OP_GET, 0},  {OP_JZ, 1},                /* while k */
+    {OP_SWAP, 0}, {OP_OVER, 0}, {OP_ADD, 0},               /* y x+y */
+    {OP_GET, 0},  {OP_PUSH, 1}, {OP_SUB, 0},  {OP_SET, 0}, /* k-- */
     {OP_JMP, 0},  {LABEL, 1},   {OP_DROP, 0}, {OP_HALT, 0}, {END, 0}};
 static int32_t ref_fib(int32_t a, int32_t b)
 {
@@ -118,10 +119,9 @@ static int32_t ref_fib(int32_t a, int32_t b)
 
 /* |a - b| */
 static const struct src prog_absdiff[] = {
-    {OP_ARG, 0}, {OP_ARG, 1},  {OP_LT, 0},  {OP_JZ, 0},
-    {OP_ARG, 1}, {OP_ARG, 0},  {OP_SUB, 0}, {OP_HALT, 0},
-    {LABEL, 0},  {OP_ARG, 0},  {OP_ARG, 1}, {OP_SUB, 0}, {OP_HALT, 0},
-    {END, 0}};
+    {OP_ARG, 0}, {OP_ARG, 1}, {OP_LT, 0},   {OP_JZ, 0}, {OP_ARG, 1},
+    {OP_ARG, 0}, {OP_SUB, 0}, {OP_HALT, 0}, {LABEL, 0}, {OP_ARG, 0},
+    {OP_ARG, 1}, {OP_SUB, 0}, {OP_HALT, 0}, {END, 0}};
 static int32_t ref_absdiff(int32_t a, int32_t b)
 {
   return a < b ? b - a : a - b;
@@ -129,9 +129,9 @@ static int32_t ref_absdiff(int32_t a, int32_t b)
 
 /* one xorshift32 round: x ^= x << 13; x ^= x >> 17; x ^= x << 5 */
 static const struct src prog_xorshift[] = {
-    {OP_ARG, 0},   {OP_DUP, 0},   {OP_PUSH, 13}, {OP_SHL, 0},  {OP_XOR, 0},
-    {OP_DUP, 0},   {OP_PUSH, 17}, {OP_SHRU, 0},  {OP_XOR, 0},  {OP_DUP, 0},
-    {OP_PUSH, 5},  {OP_SHL, 0},   {OP_XOR, 0},   {OP_HALT, 0}, {END, 0}};
+    {OP_ARG, 0},  {OP_DUP, 0},   {OP_PUSH, 13}, {OP_SHL, 0},  {OP_XOR, 0},
+    {OP_DUP, 0},  {OP_PUSH, 17}, {OP_SHRU, 0},  {OP_XOR, 0},  {OP_DUP, 0},
+    {OP_PUSH, 5}, {OP_SHL, 0},   {OP_XOR, 0},   {OP_HALT, 0}, {END, 0}};
 static int32_t ref_xorshift(int32_t a, int32_t b)
 {
   (void)b;
@@ -164,8 +164,7 @@ static const struct program programs[] = {
 #define MAX_LABELS 8
 
 /* Appends a program to code[] at *size; returns its entry offset. */
-static uint32_t assemble(const struct src *src, uint32_t *code,
-                         uint32_t *size)
+static uint32_t assemble(const struct src *src, uint32_t *code, uint32_t *size)
 {
   uint32_t base = *size, at = 0, label[MAX_LABELS];
   memset(label, 0xFF, sizeof(label));
@@ -224,7 +223,8 @@ int main(int argc, char **argv)
   }
   /* Neighbouring threads (lanes of one warp) get unrelated programs. */
   for (uint32_t t = 0; t < count; t++) {
-    const struct program *p = &programs[which[t] = example_rand(&ex) % PROGRAMS];
+    const struct program *p =
+        &programs[which[t] = example_rand(&ex) % PROGRAMS];
     entry[t] = entry_of[which[t]];
     arg0[t] = draw(&ex, p->lo0, p->hi0);
     arg1[t] = draw(&ex, p->lo1, p->hi1);

@@ -5,16 +5,26 @@
  * opcodes split (one replay per extra target) and merge again at the loop
  * head. Binary operations call through a table of function pointers: an
  * indirect call (`jalr ra`), which also raises the path's call depth. An
- * interpreter is the worst case for SIMT: little but the loop is shared. */
+ * interpreter is the worst case for SIMT: its lanes share little but the
+ * dispatch loop. */
 #include <simty_kernel.h>
 
 #include "interp.h"
 
 typedef int32_t (*binop_fn)(int32_t, int32_t);
 
-static int32_t op_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static int32_t op_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
-static int32_t op_mul(int32_t a, int32_t b) { return (int32_t)((uint32_t)a * (uint32_t)b); }
+static int32_t op_add(int32_t a, int32_t b)
+{
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+static int32_t op_sub(int32_t a, int32_t b)
+{
+  return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+static int32_t op_mul(int32_t a, int32_t b)
+{
+  return (int32_t)((uint32_t)a * (uint32_t)b);
+}
 static int32_t op_mod(int32_t a, int32_t b)
 {
   /* INT32_MIN % -1 overflows in C; its remainder is 0. */
@@ -22,22 +32,46 @@ static int32_t op_mod(int32_t a, int32_t b)
     return a;
   return b == -1 ? 0 : a % b;
 }
-static int32_t op_and(int32_t a, int32_t b) { return a & b; }
-static int32_t op_or(int32_t a, int32_t b) { return a | b; }
-static int32_t op_xor(int32_t a, int32_t b) { return a ^ b; }
-static int32_t op_shl(int32_t a, int32_t b) { return (int32_t)((uint32_t)a << (b & 31)); }
-static int32_t op_shr(int32_t a, int32_t b) { return a >> (b & 31); }
-static int32_t op_shru(int32_t a, int32_t b) { return (int32_t)((uint32_t)a >> (b & 31)); }
-static int32_t op_lt(int32_t a, int32_t b) { return a < b; }
-static int32_t op_eq(int32_t a, int32_t b) { return a == b; }
+static int32_t op_and(int32_t a, int32_t b)
+{
+  return a & b;
+}
+static int32_t op_or(int32_t a, int32_t b)
+{
+  return a | b;
+}
+static int32_t op_xor(int32_t a, int32_t b)
+{
+  return a ^ b;
+}
+static int32_t op_shl(int32_t a, int32_t b)
+{
+  return (int32_t)((uint32_t)a << (b & 31));
+}
+static int32_t op_shr(int32_t a, int32_t b)
+{
+  return a >> (b & 31);
+}
+static int32_t op_shru(int32_t a, int32_t b)
+{
+  return (int32_t)((uint32_t)a >> (b & 31));
+}
+static int32_t op_lt(int32_t a, int32_t b)
+{
+  return a < b;
+}
+static int32_t op_eq(int32_t a, int32_t b)
+{
+  return a == b;
+}
 
 static binop_fn const binops[OP_COUNT - OP_ADD] = {
-    [OP_ADD - OP_ADD] = op_add,   [OP_SUB - OP_ADD] = op_sub,
-    [OP_MUL - OP_ADD] = op_mul,   [OP_MOD - OP_ADD] = op_mod,
-    [OP_AND - OP_ADD] = op_and,   [OP_OR - OP_ADD] = op_or,
-    [OP_XOR - OP_ADD] = op_xor,   [OP_SHL - OP_ADD] = op_shl,
-    [OP_SHR - OP_ADD] = op_shr,   [OP_SHRU - OP_ADD] = op_shru,
-    [OP_LT - OP_ADD] = op_lt,     [OP_EQ - OP_ADD] = op_eq,
+    [OP_ADD - OP_ADD] = op_add, [OP_SUB - OP_ADD] = op_sub,
+    [OP_MUL - OP_ADD] = op_mul, [OP_MOD - OP_ADD] = op_mod,
+    [OP_AND - OP_ADD] = op_and, [OP_OR - OP_ADD] = op_or,
+    [OP_XOR - OP_ADD] = op_xor, [OP_SHL - OP_ADD] = op_shl,
+    [OP_SHR - OP_ADD] = op_shr, [OP_SHRU - OP_ADD] = op_shru,
+    [OP_LT - OP_ADD] = op_lt,   [OP_EQ - OP_ADD] = op_eq,
 };
 
 /* A malformed program stops the whole launch with an EBREAK fault, which

@@ -25,6 +25,10 @@ static int take_options(int *argc, char **argv, const char **out,
     int is_out = strcmp(argv[i], "--out") == 0;
     int is_iter = strcmp(argv[i], "--iter") == 0;
     if (!is_out && !is_iter) {
+      if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        fprintf(stderr, "mandelbrot: also --out FILE (PGM image, default "
+                        "mandelbrot.pgm beside the program) and --iter N "
+                        "(iteration limit, default 32)\n");
       argv[kept++] = argv[i];
       continue;
     }
@@ -39,8 +43,7 @@ static int take_options(int *argc, char **argv, const char **out,
       char *end;
       errno = 0;
       unsigned long v = strtoul(value, &end, 0);
-      if (!*value || *value == '-' || *end || errno || v == 0 ||
-          v > 100000) {
+      if (!*value || *value == '-' || *end || errno || v == 0 || v > 100000) {
         fprintf(stderr, "mandelbrot: --iter must be 1 .. 100000\n");
         return -1;
       }
@@ -65,8 +68,7 @@ static int write_pgm(FILE *f, const char *path, const int32_t *iters,
   }
   int failed = ferror(f);
   if (fclose(f) != 0 || failed) {
-    fprintf(stderr, "mandelbrot: cannot write %s: %s\n", path,
-            strerror(errno));
+    fprintf(stderr, "mandelbrot: cannot write %s: %s\n", path, strerror(errno));
     return -1;
   }
   return 0;
@@ -94,8 +96,7 @@ int main(int argc, char **argv)
   /* Opened before the run, so that a bad path costs no device time. */
   FILE *image = fopen(out, "wb");
   if (!image) {
-    fprintf(stderr, "mandelbrot: cannot create %s: %s\n", out,
-            strerror(errno));
+    fprintf(stderr, "mandelbrot: cannot create %s: %s\n", out, strerror(errno));
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }
@@ -103,8 +104,10 @@ int main(int argc, char **argv)
   uint32_t pixels = width * height;
   /* The view: real part -2.2 .. 0.8, imaginary part -1 .. 1, its centre
    * jittered by --seed by up to 1/16 so that seeds give different images. */
-  int32_t jx = (int32_t)(example_rand(&ex) % (MANDEL_ONE / 8)) - MANDEL_ONE / 16;
-  int32_t jy = (int32_t)(example_rand(&ex) % (MANDEL_ONE / 8)) - MANDEL_ONE / 16;
+  int32_t jx =
+      (int32_t)(example_rand(&ex) % (MANDEL_ONE / 8)) - MANDEL_ONE / 16;
+  int32_t jy =
+      (int32_t)(example_rand(&ex) % (MANDEL_ONE / 8)) - MANDEL_ONE / 16;
   struct mandelbrot_args args = {
       .width = width,
       .height = height,
@@ -135,7 +138,8 @@ int main(int argc, char **argv)
   free(want);
   char summary[4200];
   snprintf(summary, sizeof(summary), "%ux%u escape counts match the CPU, %s%s",
-           width, height, wrote == 0 ? "image in " : "no image", wrote == 0 ? out : "");
+           width, height, wrote == 0 ? "image in " : "no image",
+           wrote == 0 ? out : "");
   int status = example_finish(&ex, bad, summary);
   if (status == EXAMPLE_PASS && wrote != 0)
     status = EXAMPLE_DEVICE_ERROR;

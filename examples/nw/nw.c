@@ -12,10 +12,10 @@ int main(void)
 {
   const struct nw_args *args = simty_args();
   uint32_t i = args->first + simty_thread_id(), j = args->d - i;
-  int32_t best = args->prev2[i - 1] +
-                 nw_similarity[args->a[i - 1] * 4 + args->b[j - 1]];
-  int32_t up = args->prev[i - 1] + NW_GAP;   /* H[i-1][j] */
-  int32_t left = args->prev[i] + NW_GAP;     /* H[i][j-1] */
+  int32_t best =
+      args->prev2[i - 1] + nw_similarity[args->a[i - 1] * 4 + args->b[j - 1]];
+  int32_t up = args->prev[i - 1] + NW_GAP; /* H[i-1][j] */
+  int32_t left = args->prev[i] + NW_GAP;   /* H[i][j-1] */
   if (up > best)
     best = up;
   if (left > best)

@@ -11,19 +11,31 @@
  * 16: one memory line even with 4 lanes, so the lanes' look-ups never
  * replay. */
 static _Alignas(16) const int8_t nw_similarity[16] = {
-    5, -3, -1, -3, /* A */
-    -3, 5, -3, -1, /* C */
-    -1, -3, 5, -3, /* G */
-    -3, -1, -3, 5, /* T */
+    5,  -3, -1, -3, /* A */
+    -3, 5,  -3, -1, /* C */
+    -1, -3, 5,  -3, /* G */
+    -3, -1, -3, 5,  /* T */
 };
 #define NW_GAP (-4)
 
-/* The (n+1) x (n+1) score matrix H[i][j] is stored by anti-diagonal,
- * H[i][j] at word (i + j) * (n + 1) + i of a (2n + 1) x (n + 1) array. The cells of one diagonal, and the
- * cells of the two before that they read, are consecutive words. */
+/* The (n+1) x (n+1) score matrix H[i][j] is stored by anti-diagonal
+ * d = i + j, diagonal after diagonal, each in order of i: the cells of one
+ * diagonal, and the cells of the two before that they read, are
+ * consecutive words. nw_diag_base() is the word index such that H[i][d-i]
+ * is at nw_diag_base(d) + i (diagonals past the middle start at
+ * i = d - n). */
+static inline uint32_t nw_diag_base(uint32_t n, uint32_t d)
+{
+  if (d <= n)
+    return d * (d + 1) / 2;
+  /* Diagonals d .. 2n hold rest * (rest + 1) / 2 cells. */
+  uint32_t rest = 2 * n - d + 1;
+  return (n + 1) * (n + 1) - rest * (rest + 1) / 2 - (d - n);
+}
+
 static inline uint32_t nw_index(uint32_t n, uint32_t i, uint32_t j)
 {
-  return (i + j) * (n + 1) + i;
+  return nw_diag_base(n, i + j) + i;
 }
 
 /* One launch per diagonal d = i + j, 2 .. 2n: its cells 1 <= i, j <= n

@@ -15,7 +15,7 @@
 int main(int argc, char **argv)
 {
   struct example ex;
-  example_init(&ex, argc, argv, "reduction", EXAMPLE_KERNEL, 4096);
+  example_init(&ex, argc, argv, "reduction", EXAMPLE_KERNEL, 1024);
   if (ex.n == 0 || ex.n > (1u << 20)) {
     fprintf(stderr, "reduction: --n must be 1 .. 1048576\n");
     simty_close(ex.dev);
@@ -68,8 +68,8 @@ int main(int argc, char **argv)
   bad += example_compare(&ex, "sum", got, &expected, 1);
 
   char summary[96];
-  snprintf(summary, sizeof(summary), "sum = %" PRId32 " in %u passes",
-           got[0], passes);
+  snprintf(summary, sizeof(summary), "sum = %" PRId32 " in %u passes", got[0],
+           passes);
   free(data);
   free(want);
   free(got);

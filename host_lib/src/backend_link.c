@@ -5,6 +5,7 @@
  * (docs/protocol.md section 3).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,14 @@ static void link_close(simty_device *dev)
   struct simty_session *s = session_of(dev);
   if (!s)
     return;
+  /* Link health for board bring-up. */
+  if (getenv("SIMTY_LINK_STATS"))
+    fprintf(stderr,
+            "simty link (%s): %" PRIu32 " requests, %" PRIu32
+            " retransmits, %" PRIu32 " stale and %" PRIu32
+            " damaged frames, %" PRIu32 " bytes of noise\n",
+            s->t->kind, s->requests, s->retransmits, s->stale_frames,
+            s->bad_frames, s->dec.discarded);
   simty_session_close(s);
   free(s);
   dev->impl = NULL;

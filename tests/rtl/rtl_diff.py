@@ -191,6 +191,30 @@ def parse_configs(text):
     return runner.parse_configs(text)
 
 
+# Populated memory sizes of the RTL builds (hw/rtl/rtl.mk).
+RTL_CODE_SIZE = runner.ARCH["SIMTY_DEFAULT_CODE_SIZE"]
+RTL_DATA_SIZE = runner.ARCH["SIMTY_DEFAULT_DATA_SIZE"]
+
+
+def fits_rtl(test, variant, W, L):
+    """False if the test asks for memory sizes other than the RTL build's
+    (they are parameters of the core, fixed per binary)."""
+    directives = test.directives(variant)
+    base = {"W": W, "L": L, "N": W * L,
+            "S": runner.ARCH["SIMTY_STACK_LOG2_DEFAULT"],
+            "data_size": RTL_DATA_SIZE, "code_size": RTL_CODE_SIZE}
+    for key in ("threads", "stack-log2", "data-size", "code-size"):
+        exprs = [v for k, v, _ in directives if k == key]
+        if exprs:
+            name = {"threads": "N", "stack-log2": "S", "data-size": "data_size",
+                    "code-size": "code_size"}[key]
+            base[name] = int(runner.evaluate(
+                runner.parse_expr(exprs[-1]),
+                runner.make_env(base, None, None), exprs[-1]))
+    return base["data_size"] == RTL_DATA_SIZE and \
+        base["code_size"] == RTL_CODE_SIZE
+
+
 def suite_jobs(args, builder):
     """(label, kernel, elf, W, L, options) for the runner's test files."""
     jobs = []
@@ -201,12 +225,9 @@ def suite_jobs(args, builder):
                 name += "/" + variant[0]
             if args.filters and not any(f in name for f in args.filters):
                 continue
-            directives = test.directives(variant)
-            keys = {k for k, _, _ in directives}
-            if keys & {"data-size", "code-size"}:
-                continue  # memory sizes are parameters of an RTL build
             for W, L in args.configs:
-                jobs.append((name, test, variant, W, L))
+                if fits_rtl(test, variant, W, L):
+                    jobs.append((name, test, variant, W, L))
     return jobs
 
 
@@ -229,7 +250,7 @@ def suite_options(builder, test, variant, W, L):
     base["S"] = value("stack-log2", base["S"])
     kernel, elf = builder.build(test, directives, base)
     opts = ["--threads", str(base["N"])]
-    for key in ("stack-log2", "max-cycles"):
+    for key in ("stack-log2", "max-cycles", "data-size", "code-size"):
         if any(k == key for k, _, _ in directives):
             opts += ["--" + key, str(value(key, 0))]
     for k, v, _ in directives:

@@ -2,11 +2,11 @@
 """run_kernels.py - the kernel test suites (tests/kernels/) on the RTL.
 
 Runs tests/kernels/runner.py with --exe 'build/rtl/core_{W}x{L}/simty-rtl'
-on the given configurations, leaving out only the tests that set
-`data-size:` or `code-size:`: populated memory sizes are parameters of an
-RTL build (the testbench refuses other sizes with exit 2), so those tests
-belong to the model. Every other test runs with exactly the expectations
-it has on the model.
+once per configuration, leaving out only the tests whose `data-size:` or
+`code-size:` differ from the RTL build's at that configuration: populated
+memory sizes are parameters of the core (the testbench refuses other
+sizes with exit 2), so those tests belong to the model. Every other test
+runs with exactly the expectations it has on the model.
 
     run_kernels.py --configs 1x4,4x4,8x8,2x32 [--suite isa,simt,bad]
 """
@@ -17,10 +17,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "tests", "kernels"))
+sys.path.insert(0, HERE)
+import rtl_diff  # noqa: E402
 import runner  # noqa: E402
-
-SIZE_KEYS = {"data-size", "code-size"}
 
 
 def main():
@@ -32,34 +31,38 @@ def main():
     ap.add_argument("extra", nargs="*", help="more runner.py options")
     a = ap.parse_args()
 
+    suite_dir = os.path.join(REPO, "tests", "kernels")
     suites = [s for s in a.suite.split(",")
-              if os.path.isdir(os.path.join(REPO, "tests", "kernels", s))]
-    keep, skipped = [], []
-    for test in runner.find_tests(os.path.join(REPO, "tests", "kernels"),
-                                  suites):
-        for variant in test.variants:
-            name = "%s/%s" % (test.suite, test.stem)
-            if variant[0]:
-                name += "/" + variant[0]
-            keys = {k for k, _, _ in test.directives(variant)}
-            (skipped if keys & SIZE_KEYS else keep).append(name)
-    # runner.py -k selects by substring: make sure no skipped test sneaks
-    # in through the name of a kept one.
-    for s in skipped:
+              if os.path.isdir(os.path.join(suite_dir, s))]
+    tests = runner.find_tests(suite_dir, suites)
+    status = 0
+    for W, L in runner.parse_configs(a.configs):
+        keep, skipped = [], []
+        for test in tests:
+            for variant in test.variants:
+                name = "%s/%s" % (test.suite, test.stem)
+                if variant[0]:
+                    name += "/" + variant[0]
+                fits = rtl_diff.fits_rtl(test, variant, W, L)
+                (keep if fits else skipped).append(name)
+        # runner.py -k selects by substring: make sure no skipped test
+        # sneaks in through the name of a kept one.
+        for s in skipped:
+            for k in keep:
+                if k in s:
+                    sys.exit("run_kernels: cannot select %s without %s" % (k, s))
+        if skipped:
+            print("run_kernels: at %dx%d, not on RTL (memory size is a build "
+                  "parameter): %s" % (W, L, ", ".join(skipped)), flush=True)
+        if not keep:
+            continue
+        cmd = [sys.executable, os.path.join(suite_dir, "runner.py"),
+               "--exe", a.rtl, "--configs", "%dx%d" % (W, L),
+               "--suite", ",".join(suites), "--jobs", a.jobs, "--keep-going"]
         for k in keep:
-            if k in s:
-                sys.exit("run_kernels: cannot select %s without %s" % (k, s))
-    if skipped:
-        print("run_kernels: not on RTL (memory size is a build parameter): "
-              + ", ".join(skipped), flush=True)
-    if not keep:
-        sys.exit("run_kernels: no test to run")
-    cmd = [sys.executable, os.path.join(REPO, "tests", "kernels", "runner.py"),
-           "--exe", a.rtl, "--configs", a.configs, "--suite", ",".join(suites),
-           "--jobs", a.jobs, "--keep-going"]
-    for k in keep:
-        cmd += ["-k", k]
-    return subprocess.run(cmd + a.extra).returncode
+            cmd += ["-k", k]
+        status |= subprocess.run(cmd + a.extra).returncode
+    return status
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
 // simty_vclass: value-structure classifier for the uniform / affine vector
 // counters (docs/architecture.md section 6, 11 and 12), on the write-back
-// stage's previous write. Affine test without division: with leader l0,
-// offsets k_i = i - l0 and differences D_i = v_i - v_l0, pick the follower
-// m whose offset has the fewest trailing zeros u (k_m = 2^u * p, p odd). A
-// stride s exists iff D_m is a multiple of 2^u and p * D_i == k_i * (D_m >>
-// u) (mod 2^32) for every written lane: multiplying by the odd p is
-// invertible, and every k_i has at least u trailing zeros.
+// stage's previous write.
+//
+// Affine test without division (exact, mod 2^32): with leader l0 (lowest
+// written lane), offsets k_i = i - l0 and D_i = v_i - v_l0, pick the
+// written follower m whose offset has the fewest trailing zeros u
+// (k_m = 2^u * p, p odd). A stride exists iff D_m is a multiple of 2^u and
+// p * D_i == k_i * (D_m >> u) for every written lane (p is invertible and
+// every k_i has at least u trailing zeros). Rearranged per lane,
+//   w_i = p * v_i - i * dm,   dm = D_m >> u,
+// the test is "w_i equal for all written lanes" (w_l0 = p*v_l0 - l0*dm),
+// the same shape as the uniform test: per lane one multiply by the small
+// odd p (LANE_BITS-1 adds) and one by the constant i, no 32-bit multiplier.
 `default_nettype none
 
 module simty_vclass #(
@@ -15,59 +21,93 @@ module simty_vclass #(
   input  wire                valid_i,
   input  wire [LANES-1:0]    mask_i,
   input  wire [32*LANES-1:0] data_i,
-  output reg                 uniform_o,
-  output reg                 affine_o
+  output wire                uniform_o,
+  output wire                affine_o
 );
 
+  localparam integer TB = (LANE_BITS > 1) ? $clog2(LANE_BITS + 1) : 1;
+
+  // Leader: the lowest written lane.
+  reg [LANE_BITS-1:0] l0;
   integer i;
-  reg             found, fm;
-  reg [31:0]      l0, m, k, km, tz, tzm, u, p;
-  reg [31:0]      v0, d, dm, dmp;
-  reg [31:0]      cnt;
-  reg             uni, aff;
   always @* begin
-    found = 1'b0;
-    l0    = 32'd0;
-    cnt   = 32'd0;
-    for (i = LANES - 1; i >= 0; i = i - 1) begin
-      if (mask_i[i]) begin
-        l0 = i;
-        found = 1'b1;
-      end
+    l0 = {LANE_BITS{1'b0}};
+    for (i = LANES - 1; i >= 0; i = i - 1)
+      if (mask_i[i]) l0 = i[LANE_BITS-1:0];
+  end
+
+  // Trailing zeros of a non-zero offset (below LANES).
+  function [TB-1:0] tzc(input [LANE_BITS-1:0] k);
+    integer b;
+    begin
+      tzc = {TB{1'b0}};
+      for (b = LANE_BITS - 1; b >= 0; b = b - 1)
+        if (k[b]) tzc = b[TB-1:0];
     end
-    for (i = 0; i < LANES; i = i + 1) cnt = cnt + {31'd0, mask_i[i]};
-    v0  = data_i[32*l0[LANE_BITS-1:0] +: 32];
-    uni = 1'b1;
+  endfunction
+
+  // Follower m with the fewest trailing zeros in its offset.
+  reg                 fm;
+  reg [LANE_BITS-1:0] m, k;
+  reg [TB-1:0]        tzm, tz;
+  integer j;
+  always @* begin
     fm  = 1'b0;
-    m   = 32'd0;
-    tzm = 32'd0;
-    for (i = 0; i < LANES; i = i + 1) begin
-      if (mask_i[i] && data_i[32*i +: 32] != v0) uni = 1'b0;
-      k = i - l0;
-      tz = 32'd0;
-      if (k[0] == 1'b0) tz = 32'd1;
-      if (k[1:0] == 2'b00) tz = 32'd2;
-      if (k[2:0] == 3'b000) tz = 32'd3;
-      if (k[3:0] == 4'b0000) tz = 32'd4;
-      if (mask_i[i] && i > l0 && (!fm || tz < tzm)) begin
+    m   = {LANE_BITS{1'b0}};
+    tzm = {TB{1'b0}};
+    for (j = 0; j < LANES; j = j + 1) begin
+      k  = j[LANE_BITS-1:0] - l0;
+      tz = tzc(k);
+      if (mask_i[j] && j[LANE_BITS-1:0] > l0 && (!fm || tz < tzm)) begin
         fm  = 1'b1;
-        m   = i;
+        m   = j[LANE_BITS-1:0];
         tzm = tz;
       end
     end
-    u   = tzm;
-    km  = m - l0;
-    p   = km >> u;
-    dm  = data_i[32*m[LANE_BITS-1:0] +: 32] - v0;
-    dmp = dm >> u;
-    aff = (dm & ((32'd1 << u) - 32'd1)) == 32'd0;
-    for (i = 0; i < LANES; i = i + 1) begin
-      d = data_i[32*i +: 32] - v0;
-      k = i - l0;
-      if (mask_i[i] && i > l0 && p * d != k * dmp) aff = 1'b0;
-    end
-    uniform_o = valid_i && found && cnt >= 32'd2 && uni;
-    affine_o  = valid_i && found && cnt >= 32'd2 && !uni && aff;
   end
+
+  wire [31:0] v0  = data_i[32*l0 +: 32];
+  wire [31:0] vm  = data_i[32*m +: 32];
+  wire [31:0] dfm = vm - v0;
+  wire [31:0] dm  = dfm >> tzm;
+  wire        dm_ok = (dfm & ((32'd1 << tzm) - 32'd1)) == 32'd0;
+  wire [LANE_BITS-1:0] km = m - l0;
+  wire [LANE_BITS-1:0] p  = km >> tzm;
+
+  // Per lane w_i = p * v_i - i * dm.
+  wire [32*LANES-1:0] w;
+  genvar l;
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : gen_lane
+      wire [31:0] v = data_i[32*l +: 32];
+      reg  [31:0] pv, idm;
+      integer b;
+      always @* begin
+        pv = v;                         // p is odd
+        for (b = 1; b < LANE_BITS; b = b + 1)
+          if (p[b]) pv = pv + (v << b);
+        idm = 32'd0;
+        for (b = 0; b < LANE_BITS; b = b + 1)
+          if (((l >> b) & 1) != 0) idm = idm + (dm << b);
+      end
+      assign w[32*l +: 32] = pv - idm;
+    end
+  endgenerate
+
+  wire [31:0] w0 = w[32*l0 +: 32];
+  reg uni, aff;
+  integer q;
+  always @* begin
+    uni = 1'b1;
+    aff = dm_ok;
+    for (q = 0; q < LANES; q = q + 1) begin
+      if (mask_i[q] && data_i[32*q +: 32] != v0) uni = 1'b0;
+      if (mask_i[q] && w[32*q +: 32] != w0) aff = 1'b0;
+    end
+  end
+
+  // fm: a second written lane exists (two or more lanes wrote).
+  assign uniform_o = valid_i && fm && uni;
+  assign affine_o  = valid_i && fm && !uni && aff;
 
 endmodule

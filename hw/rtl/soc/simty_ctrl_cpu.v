@@ -5,10 +5,11 @@
 // the register file in one block RAM read port (two EBRs), one ALU adder
 // plus a pc adder, and a shifter that moves 8 or 1 bits per cycle.
 //
-// Cycles per instruction, with a bus that answers one cycle after the
-// request (the SoC's block RAMs): 3 for I-type ALU, LUI, AUIPC, JAL, JALR;
-// 4 for register-register ALU and branches; +2 for the access of a load or
-// store (loads 5, stores 6); shifts 3 or 4 plus amount/8 + amount%8 + 1.
+// The last cycle of an instruction already requests the next bus access
+// (the next fetch, or the load/store), so with a bus that answers the cycle
+// after a request (the SoC's block RAMs) an instruction takes: 2 cycles
+// for I-type ALU, LUI, AUIPC, JAL, JALR; 3 for register-register ALU and
+// branches; loads 4, stores 5; shifts 2 or 3 plus amount/8 + amount%8.
 //
 // No CSRs, no interrupts (the firmware polls). ecall, ebreak, any other
 // SYSTEM encoding, illegal encodings, a jump or taken branch to a
@@ -27,8 +28,11 @@ module simty_ctrl_cpu #(
   input  wire        rst_i,
 
   // Bus: a request holds valid and every field until the cycle ready is
-  // high (ready may be high in the request's first cycle); read data is
-  // sampled in that cycle. Address is word aligned; wstrb 0 means read.
+  // high; read data is sampled in that cycle. Ready must come at the
+  // earliest the cycle after the request is first seen (a slave registers
+  // its acceptance): the request's first cycle may be the last cycle of
+  // the previous instruction, which does not look at ready. Address is
+  // word aligned; wstrb 0 means read.
   output wire        bus_valid_o,
   output wire [31:0] bus_addr_o,
   output wire [3:0]  bus_wstrb_o,
@@ -172,11 +176,14 @@ module simty_ctrl_cpu #(
   // ---- Load and store lanes (S_MEM, from addr_q and ir_q) ----
   wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
                            (f3[1:0] == 2'b10 & sum[1:0] != 2'b00);
+  // The access is requested from S_EXEC (address from the adder) and held
+  // in S_MEM (address registered).
+  wire [1:0] mem_lo = (state_q == S_EXEC) ? sum[1:0] : addr_q[1:0];
   reg [3:0] store_strb;
   always @* begin
     case (f3[1:0])
-      2'b00: store_strb = 4'b0001 << addr_q[1:0];
-      2'b01: store_strb = addr_q[1] ? 4'b1100 : 4'b0011;
+      2'b00: store_strb = 4'b0001 << mem_lo;
+      2'b01: store_strb = mem_lo[1] ? 4'b1100 : 4'b0011;
       default: store_strb = 4'b1111;
     endcase
   end
@@ -297,10 +304,15 @@ module simty_ctrl_cpu #(
     shamt_q <= shamt_d;
   end
 
-  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM);
-  assign bus_addr_o = {addr_q[31:2], 2'b00};
-  assign bus_wstrb_o = (state_q == S_MEM & is_store) ? store_strb : 4'b0000;
-  assign bus_wdata_o = opb_q;
+  // The cycle that moves to S_FETCH or S_MEM already presents that
+  // state's request (addr_d is the next pc or the load/store address).
+  wire exec_issue = (state_q == S_EXEC) & ((state_d == S_FETCH) | (state_d == S_MEM));
+  wire shift_issue = (state_q == S_SHIFT) & (shamt_q == 5'd0);
+  wire store_issue = is_store & ((state_q == S_MEM) | (exec_issue & (state_d == S_MEM)));
+  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) | exec_issue | shift_issue;
+  assign bus_addr_o = (state_q == S_EXEC) ? {addr_d[31:2], 2'b00} : {addr_q[31:2], 2'b00};
+  assign bus_wstrb_o = store_issue ? store_strb : 4'b0000;
+  assign bus_wdata_o = (state_q == S_EXEC) ? store_data : opb_q;
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;
   assign trap_pc_o = pc_q;

@@ -70,8 +70,20 @@ $(SOC_UART_TB): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) | $(SOC_OUT)/uart
 soc-uart-test: $(SOC_UART_TB)
 	$(SOC_UART_TB)
 
+# ---- MMIO register block bench ----
+SOC_MMIO_TB := $(SOC_OUT)/mmio/Vsimty_mmio_tb
+
+$(SOC_MMIO_TB): $(SOC_SIM_DIR)/simty_mmio_tb.v $(SOC_RTL_DIR)/simty_mmio.v $(SOC_RTL_DIR)/simty_fifo.v | $(SOC_OUT)/mmio/
+	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(SOC_OUT)/mmio/obj \
+	  -MAKEFLAGS "-s" --top-module simty_mmio_tb -o $(abspath $@) $^ >/dev/null
+
+.PHONY: soc-mmio-test
+soc-mmio-test: $(SOC_MMIO_TB)
+	$(SOC_MMIO_TB)
+
 # ---- lint: every SoC module alone, verilator -Wall, no waiver file ----
-SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart
+SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart \
+  simty_mmio simty_ram_be
 
 .PHONY: soc-lint
 soc-lint:
@@ -85,7 +97,7 @@ soc-lint:
 
 TEST_SUITES += soc
 .PHONY: test-soc
-test-soc: soc-lint soc-cpu-test soc-uart-test
+test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test
 
 # ---- the simulated board: build/bin/simty-sim ----
 # One Verilated SoC per WARPSxLANES configuration and waveform kind:

@@ -1,0 +1,181 @@
+# boards.mk - board tops, bitstreams and the FPGA scaling table.
+#
+#   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]
+#        firmware for the board's FW RAM, Yosys, nextpnr, icepack/ecppack:
+#        build/boards/BOARD_WxL/simty_board_BOARD.bin (iCE40) or .bit (ECP5),
+#        with synth/pnr logs and summary.json (resources, fit, Fmax)
+#   make prog BOARD=...     load it with openFPGALoader (iceprog for iCE40
+#                           with PROG_TOOL=iceprog)
+#   make board-report       the scaling table (scripts/board_report.py):
+#                           core alone and whole SoC, iCE40 and ECP5
+#   make test-boards-lint   Verilator -Wall and Yosys hierarchy -check on
+#                           every board top (suite boards-lint)
+#
+# Place and route is a report, never part of `make test` (minutes per
+# configuration). docs/boards.md has the per-board details.
+
+BOARDS_DIR := hw/rtl/boards
+BOARDS_OUT := $(BUILD)/boards
+BOARDS_LIST := hx8k icebreaker ulx3s
+BOARD ?= hx8k
+PROG_TOOL ?= openFPGALoader
+BOARD_FLOW := python3 $(BOARDS_DIR)/simty_board_flow.py
+
+# ---- per-board settings ----
+# FAMILY, nextpnr DEVICE options, clock (MHz), default WARPSxLANES, memory
+# sizes (bytes; FW_SIZE is also the firmware's FW_RAM_SIZE), firmware
+# build options, openFPGALoader board name.
+# iCE40 boards: the reference firmware needs 16 KiB of FW RAM (8 KiB of
+# code), i.e. 32 4-Kbit block RAMs: smaller payload buffers and console
+# keep .bss small; CODE and DATA are as small as a useful kernel allows.
+hx8k_FAMILY := ice40
+hx8k_DEVICE := --hx8k --package ct256
+hx8k_MHZ := 12
+hx8k_WARPS := 1
+hx8k_LANES := 4
+hx8k_FW_SIZE := 16384
+hx8k_CODE_SIZE := 2048
+hx8k_DATA_SIZE := 2048
+hx8k_FW_DEFINES := -DFW_MAX_PAYLOAD=256 -DFW_CONSOLE_RECORDS=64
+hx8k_LINK_FIFO := 512
+hx8k_CONSOLE := 64
+hx8k_PROG_BOARD := ice40_generic
+hx8k_CONSTRAINTS := $(BOARDS_DIR)/hx8k/simty_board_hx8k.pcf
+
+icebreaker_FAMILY := ice40
+icebreaker_DEVICE := --up5k --package sg48
+icebreaker_MHZ := 12
+icebreaker_WARPS := 1
+icebreaker_LANES := 4
+icebreaker_FW_SIZE := 16384
+icebreaker_CODE_SIZE := 2048
+icebreaker_DATA_SIZE := 2048
+icebreaker_FW_DEFINES := -DFW_MAX_PAYLOAD=256 -DFW_CONSOLE_RECORDS=64
+icebreaker_LINK_FIFO := 512
+icebreaker_CONSOLE := 64
+icebreaker_PROG_BOARD := ice40_generic
+icebreaker_CONSTRAINTS := $(BOARDS_DIR)/icebreaker/simty_board_icebreaker.pcf
+
+# ECP5-85F: 208 DP16KD (18 Kbit). The reference firmware as is (32 KiB),
+# 16 KiB CODE, 128 KiB DATA.
+ulx3s_FAMILY := ecp5
+ulx3s_DEVICE := --85k --package CABGA381
+ulx3s_MHZ := 25
+ulx3s_WARPS := 8
+ulx3s_LANES := 8
+ulx3s_FW_SIZE := 32768
+ulx3s_CODE_SIZE := 16384
+ulx3s_DATA_SIZE := 131072
+ulx3s_FW_DEFINES :=
+ulx3s_LINK_FIFO := 512
+ulx3s_CONSOLE := 512
+ulx3s_PROG_BOARD := ulx3s
+ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
+
+# Command-line overrides: WARPS, LANES, BAUD, FW_SIZE/CODE_SIZE/DATA_SIZE
+# (as BOARD_FW_SIZE etc.), BOARD_FW_DEFINES, SEED.
+BOARD_W = $(if $(WARPS),$(WARPS),$($(BOARD)_WARPS))
+BOARD_L = $(if $(LANES),$(LANES),$($(BOARD)_LANES))
+BOARD_BAUD = $(if $(BAUD),$(BAUD),115200)
+BOARD_FW_SIZE ?= $($(BOARD)_FW_SIZE)
+BOARD_CODE_SIZE ?= $($(BOARD)_CODE_SIZE)
+BOARD_DATA_SIZE ?= $($(BOARD)_DATA_SIZE)
+BOARD_FW_DEFINES ?= $($(BOARD)_FW_DEFINES)
+BOARD_SEED ?= 1
+BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)
+BOARD_FW_OUT ?= $(BOARD_CFG_OUT)/fw
+BOARD_FW_HEX = $(BOARD_FW_OUT)/firmware/firmware.hex
+BOARD_EXT = $(if $(filter ecp5,$($(BOARD)_FAMILY)),bit,bin)
+BOARD_BITSTREAM = $(BOARD_CFG_OUT)/simty_board_$(BOARD).$(BOARD_EXT)
+
+BOARD_SOC_SRCS = $(if $(SOC_RTL_SRCS),$(SOC_RTL_SRCS),$(addprefix hw/rtl/soc/,simty_soc.v \
+  simty_ctrl_cpu.v simty_mmio.v simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v \
+  simty_uart_tx.v))
+BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(sort $(wildcard hw/rtl/core/*.v)))
+BOARD_COMMON_SRCS := $(BOARDS_DIR)/common/simty_board_por.v \
+  $(BOARDS_DIR)/common/simty_board_status.v
+board_top_src = $(BOARDS_DIR)/$(1)/simty_board_$(1).v
+
+.PHONY: board-check board-firmware bitstream prog board-report test-boards-lint
+
+board-check:
+	@case " $(BOARDS_LIST) " in *" $(BOARD) "*) ;; \
+	  *) echo "boards: unknown BOARD='$(BOARD)' (one of: $(BOARDS_LIST))" >&2; exit 1;; esac
+
+# The firmware linked for this board's FW RAM size and options, built by
+# firmware.mk's own rules in a private BUILD directory (so the default
+# build/firmware image is untouched). Always rebuilt (-B, a few seconds):
+# the objects do not depend on FW_DEFINES.
+board-firmware: board-check
+	@echo "BOARD FIRMWARE $(BOARD) FW_RAM_SIZE=$(BOARD_FW_SIZE) $(BOARD_FW_DEFINES)"
+	@$(MAKE) --no-print-directory -B BUILD=$(BOARD_FW_OUT) \
+	  FW_RAM_SIZE=$(BOARD_FW_SIZE) FW_DEFINES="$(BOARD_FW_DEFINES)" firmware >/dev/null
+
+bitstream: board-firmware
+	$(BOARD_FLOW) --family $($(BOARD)_FAMILY) --device "$($(BOARD)_DEVICE)" \
+	  --top simty_board_$(BOARD) --out $(BOARD_CFG_OUT) \
+	  --constraints $($(BOARD)_CONSTRAINTS) --freq $($(BOARD)_MHZ) --seed $(BOARD_SEED) \
+	  --build $(BUILD) --pack --label $(BOARD)_$(BOARD_W)x$(BOARD_L) \
+	  --inc hw/rtl/soc --inc hw/rtl/core --inc $(BUILD)/gen \
+	  --param WARPS=$(BOARD_W) --param LANES=$(BOARD_L) \
+	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \
+	  --param DATA_SIZE=$(BOARD_DATA_SIZE) --param FW_IMAGE=$(BOARD_FW_HEX) \
+	  --param BAUD=$(BOARD_BAUD) --param LINK_FIFO_DEPTH=$($(BOARD)_LINK_FIFO) \
+	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) \
+	  $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
+
+# Loads what `make bitstream` left for the same BOARD/WARPS/LANES.
+# iCE40 boards: openFPGALoader writes the SPI flash through channel A of
+# the FT2232H (the FPGA boots from it); PROG_TOOL=iceprog does the same.
+# ULX3S: openFPGALoader loads the ECP5's SRAM over the FT231X's JTAG
+# pins (add PROG_FLAGS=-f to write the flash instead).
+PROG_FLAGS ?=
+prog: board-check
+	@test -f $(BOARD_BITSTREAM) || { echo "boards: no $(BOARD_BITSTREAM): run" \
+	  "make bitstream BOARD=$(BOARD) WARPS=$(BOARD_W) LANES=$(BOARD_L) first" >&2; exit 1; }
+ifeq ($(PROG_TOOL),iceprog)
+	@test "$($(BOARD)_FAMILY)" = ice40 || { echo "boards: iceprog programs iCE40 boards only" >&2; exit 1; }
+	iceprog $(PROG_FLAGS) $(BOARD_BITSTREAM)
+else
+	openFPGALoader -b $($(BOARD)_PROG_BOARD) $(PROG_FLAGS) $(BOARD_BITSTREAM)
+endif
+
+# ---- scaling table ----
+# BOARD_REPORT_CONFIGS: family:what:WxL items (what = core or soc);
+# BOARD_REPORT_JOBS: place-and-route runs in parallel.
+BOARD_REPORT_CONFIGS ?= ice40:core:1x4 ice40:soc:1x4 ice40:core:2x4 ice40:soc:2x4 \
+  ice40:core:4x4 ice40:soc:4x4 ecp5:core:4x4 ecp5:soc:4x4 ecp5:core:8x8 ecp5:soc:8x8 \
+  ecp5:core:16x8 ecp5:soc:16x8
+BOARD_REPORT_JOBS ?= 1
+BOARD_REPORT_OUT := $(BOARDS_OUT)/report
+board-report: $(ARCH_VH)
+	@$(MAKE) --no-print-directory board-firmware BOARD=hx8k BOARD_FW_OUT=$(BOARD_REPORT_OUT)/fw_ice40
+	@$(MAKE) --no-print-directory board-firmware BOARD=ulx3s BOARD_FW_OUT=$(BOARD_REPORT_OUT)/fw_ecp5
+	python3 scripts/board_report.py --out $(BOARD_REPORT_OUT) --build $(BUILD) \
+	  --jobs $(BOARD_REPORT_JOBS) \
+	  --ice40-fw $(BOARD_REPORT_OUT)/fw_ice40/firmware/firmware.hex \
+	  --ice40-mem $(hx8k_FW_SIZE),$(hx8k_CODE_SIZE),$(hx8k_DATA_SIZE) \
+	  --ecp5-fw $(BOARD_REPORT_OUT)/fw_ecp5/firmware/firmware.hex \
+	  --ecp5-mem $(ulx3s_FW_SIZE),$(ulx3s_CODE_SIZE),$(ulx3s_DATA_SIZE) \
+	  --soc-srcs "$(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS)" --core-srcs "$(BOARD_CORE_SRCS)" \
+	  $(BOARD_REPORT_CONFIGS)
+
+# ---- lint suite: the board tops never rot ----
+# Verilator -Wall on each top with the SoC and core, then Yosys reads and
+# elaborates it (hierarchy -check) with the board's default parameters.
+TEST_SUITES += boards-lint
+test-boards-lint: $(ARCH_VH)
+	@set -e; for b in $(BOARDS_LIST); do \
+	  echo "LINT simty_board_$$b"; \
+	  verilator --lint-only -Wall -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen \
+	    --top-module simty_board_$$b $(BOARDS_DIR)/$$b/simty_board_$$b.v \
+	    $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); \
+	  yosys -q -p "read_verilog -DSYNTHESIS -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen \
+	    $(BOARDS_DIR)/$$b/simty_board_$$b.v $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) \
+	    $(BOARD_CORE_SRCS); hierarchy -check -top simty_board_$$b"; \
+	done
+	@echo "LINT simty_board_core_shell"
+	@verilator --lint-only -Wall -Ihw/rtl/core -I$(BUILD)/gen --top-module simty_board_core_shell \
+	  $(BOARDS_DIR)/common/simty_board_core_shell.v $(BOARD_CORE_SRCS)
+	@python3 -m py_compile $(BOARDS_DIR)/simty_board_flow.py scripts/board_report.py
+	@echo "boards lint: clean"

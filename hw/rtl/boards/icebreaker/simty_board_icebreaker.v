@@ -1,0 +1,77 @@
+// simty_board_icebreaker.v - board top for the 1BitSquared iCEBreaker
+// (iCE40UP5K-SG48): the Simty SoC on the 12 MHz oscillator, its host link
+// on the FT2232H's channel B (UART), status on the two on-board LEDs and
+// on the five LEDs of the snap-off PMOD (PMOD 2) when it is attached.
+//
+// Clock: the 12 MHz oscillator (pin 35) directly, no PLL: the UP5K is
+// the slowest of the three parts and the SoC does not reach a faster
+// clock on it (docs/performance.md); 12 MHz is also what the simulated
+// board and the firmware's time-outs use.
+// Reset: simty_board_por after configuration, and while the user button
+// (BTN_N) is held.
+// Pins: icebreaker/simty_board_icebreaker.pcf (sources cited there).
+`default_nettype none
+
+module simty_board_icebreaker #(
+  parameter integer WARPS = 1,
+  parameter integer LANES = 4,
+  parameter integer FW_SIZE = 16384,
+  parameter [31:0]  CODE_SIZE = 32'h0000_0800,
+  parameter [31:0]  DATA_SIZE = 32'h0000_0800,
+  parameter         FW_IMAGE = "",
+  parameter integer BAUD = 115200,
+  parameter integer LINK_FIFO_DEPTH = 512,
+  parameter integer CONSOLE_DEPTH = 64
+) (
+  input  wire       clk_i,       // 12 MHz oscillator
+  input  wire       btn_n_i,     // user button, 0 = pressed
+  input  wire       uart_rx_i,   // from FT2232H channel B TXD
+  output wire       uart_tx_o,   // to FT2232H channel B RXD
+  output wire       ledr_n_o,    // red LED, 0 = lit
+  output wire       ledg_n_o,    // green LED, 0 = lit
+  output wire [5:1] led_o        // PMOD 2 LEDs, 1 = lit
+);
+  localparam integer CLK_HZ = 12000000;
+
+  wire rst;
+  simty_board_por u_por (
+    .clk_i(clk_i), .button_n_i(btn_n_i), .lock_i(1'b1), .rst_o(rst)
+  );
+
+  wire trap;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [2:0]  trap_cause;
+  wire [31:0] trap_pc;
+  wire        bridge_rx_ready, bridge_tx_valid;
+  wire [7:0]  bridge_tx_data;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  simty_soc #(
+    .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
+    .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
+    .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+  ) u_soc (
+    .clk_i(clk_i), .rst_i(rst),
+    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o),
+    .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
+    .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
+    .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),
+    .ctrl_trap_o(trap), .ctrl_trap_cause_o(trap_cause), .ctrl_trap_pc_o(trap_pc)
+  );
+
+  wire heartbeat, rx_act, tx_act, trap_led, reset_led;
+  simty_board_status #(.CLK_HZ(CLK_HZ)) u_status (
+    .clk_i(clk_i), .rst_i(rst), .uart_rx_i(uart_rx_i), .uart_tx_i(uart_tx_o),
+    .trap_i(trap), .heartbeat_o(heartbeat), .rx_o(rx_act), .tx_o(tx_act),
+    .trap_o(trap_led), .reset_o(reset_led)
+  );
+
+  // On-board: green = heartbeat, red = controller trap.
+  // PMOD 2: LED1 host -> board, LED2 board -> host, LED3 in reset,
+  // LED4/LED5 off.
+  assign ledg_n_o = ~heartbeat;
+  assign ledr_n_o = ~trap_led;
+  assign led_o = {2'b00, reset_led, tx_act, rx_act};
+endmodule
+
+`default_nettype wire
