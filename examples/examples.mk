@@ -34,3 +34,10 @@ run-example-$(1): $(EXAMPLE_BIN_DIR)/$(1) $(BUILD)/kernels/examples/$(1)/$(1).el
 	SIMTY_DEVICE=$$(SIMTY_DEVICE) $(EXAMPLE_BIN_DIR)/$(1)
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call EXAMPLE_RUN_RULE,$(e))))
+
+# ---- Hardware in the loop: every example (examples/catalog.mk) and the
+# board bring-up self-test on one device ----
+#   make hil DEVICE=URI
+.PHONY: hil
+hil: examples-hil $(BUILD)/bin/simty
+	$(BUILD)/bin/simty --device '$(DEVICE)' selftest

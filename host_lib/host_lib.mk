@@ -69,7 +69,8 @@ $(SIMTY_CLI): $(HOSTLIB_TOOLS)/simty.c $(HOSTLIB_TOOLS)/selftest_kernel.h \
 simty-cli: $(SIMTY_CLI)
 
 # ---- make install PREFIX=... [DESTDIR=...] ----
-# Lays out bin/ (simty, simty-cc, simty-sim when built), lib/ (libsimty.a,
+# Lays out bin/ (simty, simty-cc, simty-sim when built, with its boards in
+# sim/ and the firmware in firmware/), lib/ (libsimty.a,
 # the kernel runtime in lib/simty/, pkgconfig/simty.pc) and include/
 # (simty.h, simty_kernel.h, simty_arch.h). simty-cc finds the runtime
 # relative to itself, and the sim backend finds simty-sim next to the
@@ -82,7 +83,18 @@ install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME) $(HOSTLIB_D
 	mkdir -p $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/simty $(INSTALL_ROOT)/lib/pkgconfig \
 	  $(INSTALL_ROOT)/include
 	cp $(SIMTY_CLI) $(SIMTY_CC) $(INSTALL_ROOT)/bin/
-	if [ -x $(BUILD)/bin/simty-sim ]; then cp $(BUILD)/bin/simty-sim $(INSTALL_ROOT)/bin/; fi
+	# The simulated board, when built, in the layout its launcher expects
+	# (PREFIX/sim/board_WxL/, PREFIX/firmware/firmware.hex).
+	if [ -x $(BUILD)/bin/simty-sim ] && [ -r $(BUILD)/firmware/firmware.hex ]; then \
+	  cp $(BUILD)/bin/simty-sim $(INSTALL_ROOT)/bin/ && \
+	  mkdir -p $(INSTALL_ROOT)/firmware && \
+	  cp $(BUILD)/firmware/firmware.hex $(INSTALL_ROOT)/firmware/ && \
+	  for b in $(BUILD)/sim/board_*/simty-sim-bin*; do \
+	    [ -f "$$b" ] && [ -x "$$b" ] || continue; \
+	    d=$(INSTALL_ROOT)/sim/$$(basename $$(dirname $$b)); \
+	    mkdir -p $$d && cp $$b $$d/ || exit 1; \
+	  done; \
+	fi
 	cp $(HOSTLIB) $(INSTALL_ROOT)/lib/
 	cp $(BUILD)/lib/simty/crt0.o $(BUILD)/lib/simty/libsimty_rt.a \
 	  $(BUILD)/lib/simty/simty_kernel.ld $(BUILD)/lib/simty/simty_memory.ld \
@@ -115,10 +127,55 @@ $(HOST_FAKE_SIM): $(HOST_TEST_DIR)/fake_sim.c $(HOST_FAKE_SRCS) $(HOST_FAKE_HDRS
 
 $(BUILD)/tests/host/test_transport: $(HOST_TEST_DIR)/test_transport.c $(HOST_FAKE_SRCS) \
     $(HOST_FAKE_HDRS) $(HOSTLIB) $(HOSTLIB_HDRS) $(TRANSPORT_HDRS) | $(BUILD)/tests/host/
-	$(CC) $(HOST_TEST_CFLAGS) -DFAKE_SIM='"$(abspath $(HOST_FAKE_SIM))"' -o $@ $< \
+	$(CC) $(HOST_TEST_CFLAGS) -DFAKE_SIM='"$(abspath $(HOST_FAKE_SIM))"' \
+	  -DSIMTY_CLI_PATH='"$(abspath $(SIMTY_CLI))"' -o $@ $< \
 	  $(HOST_FAKE_SRCS) $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
 
 TEST_SUITES += host-link
 .PHONY: test-host-link
-test-host-link: $(BUILD)/tests/host/test_transport $(HOST_FAKE_SIM) $(HOST_TEST_KERNELS)
+test-host-link: $(BUILD)/tests/host/test_transport $(HOST_FAKE_SIM) $(HOST_TEST_KERNELS) $(SIMTY_CLI)
 	$(BUILD)/tests/host/test_transport
+
+# libftdi1 and libusb-1.0 replaced by the test's mocks.
+HOST_HW_WRAPS := ftdi_new ftdi_free ftdi_set_interface ftdi_usb_open_desc_index \
+  ftdi_set_baudrate ftdi_set_latency_timer ftdi_setflowctrl ftdi_set_line_property \
+  ftdi_usb_reset ftdi_tcioflush ftdi_usb_close ftdi_get_error_string \
+  ftdi_write_data ftdi_read_data \
+  libusb_init libusb_exit libusb_open_device_with_vid_pid libusb_close \
+  libusb_set_auto_detach_kernel_driver libusb_claim_interface libusb_release_interface \
+  libusb_get_device libusb_get_active_config_descriptor libusb_free_config_descriptor \
+  libusb_clear_halt libusb_error_name libusb_bulk_transfer
+HOST_HW_LDFLAGS := $(foreach f,$(HOST_HW_WRAPS),-Wl,--wrap=$(f))
+
+$(BUILD)/tests/host/test_transport_hw: $(HOST_TEST_DIR)/test_transport_hw.c $(HOST_FAKE_SRCS) \
+    $(HOST_FAKE_HDRS) $(HOSTLIB) $(HOSTLIB_HDRS) $(TRANSPORT_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOST_FAKE_SRCS) $(HOST_HW_LDFLAGS) $(HOSTLIB) \
+	  -lpthread -lcmocka
+
+TEST_SUITES += host-transport
+.PHONY: test-host-transport
+test-host-transport: $(BUILD)/tests/host/test_transport_hw $(HOST_TEST_KERNELS)
+	$(BUILD)/tests/host/test_transport_hw
+
+# ---- CLI and install tests ----
+TEST_SUITES += host-cli
+.PHONY: test-host-cli
+test-host-cli: $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS)
+	python3 $(HOST_TEST_DIR)/test_cli.py $(BUILD)
+
+# Installs into a scratch prefix, then builds a kernel with the installed
+# simty-cc and a host program with pkg-config, and runs both on the model.
+HOST_INSTALL_DIR := $(BUILD)/tests/host/install
+TEST_SUITES += host-install
+.PHONY: test-host-install
+test-host-install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME)
+	rm -rf $(HOST_INSTALL_DIR)
+	$(MAKE) --no-print-directory install PREFIX=$(abspath $(HOST_INSTALL_DIR))/usr >/dev/null
+	sh $(HOST_TEST_DIR)/test_install.sh $(abspath $(HOST_INSTALL_DIR))
+
+# The library, the CLI and an example against the simulated board.
+TEST_SUITES += host-sim
+.PHONY: test-host-sim
+test-host-sim: simty-sim $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
+    $(BUILD)/kernels/examples/vecadd/vecadd.elf
+	python3 $(HOST_TEST_DIR)/test_sim.py $(BUILD)

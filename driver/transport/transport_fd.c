@@ -177,6 +177,40 @@ int simty_transport_fd(int fd, pid_t child, const char *kind,
 
 /* ---- tcp://HOST:PORT ---- */
 
+/* A host that drops our SYNs would hold a blocking connect() for minutes:
+ * connecting has a deadline like every other wait. */
+#define CONNECT_TIMEOUT_MS 5000
+
+static int connect_within(int fd, const struct sockaddr *addr, socklen_t len,
+                          int timeout_ms)
+{
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+    return -1;
+  if (connect(fd, addr, len) == 0)
+    return 0;
+  if (errno != EINPROGRESS)
+    return -1;
+  struct pollfd pfd = {fd, POLLOUT, 0};
+  int r;
+  do
+    r = poll(&pfd, 1, timeout_ms);
+  while (r < 0 && errno == EINTR);
+  if (r == 0) {
+    errno = ETIMEDOUT;
+    return -1;
+  }
+  int err = 0;
+  socklen_t elen = sizeof(err);
+  if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+    return -1;
+  if (err) {
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
+
 int simty_transport_tcp(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size)
 {
@@ -247,7 +281,8 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
       last_errno = errno;
       continue;
     }
-    if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+    if (connect_within(fd, a->ai_addr, a->ai_addrlen, CONNECT_TIMEOUT_MS) ==
+        0)
       break;
     last_errno = errno;
     close(fd);
@@ -257,7 +292,9 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
   if (fd < 0) {
     snprintf(err, err_size, "cannot connect to %s:%s: %s", host, port,
              strerror(last_errno));
-    return last_errno == ECONNREFUSED ? SIMTY_ENODEV : SIMTY_EIO;
+    return last_errno == ECONNREFUSED   ? SIMTY_ENODEV
+           : last_errno == ETIMEDOUT    ? SIMTY_ETIMEDOUT
+                                        : SIMTY_EIO;
   }
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

@@ -40,11 +40,14 @@
  *
  * Device URIs (simty_open() and the SIMTY_DEVICE environment variable;
  * docs/host_lib.md has the details):
- *   sim                  spawn the simulated board (default)
- *   model                the reference model, in process
- *   tcp://HOST:PORT      a running simulated board or network bridge
- *   ftdi://[VID:PID[:SERIAL]][/INTERFACE]   FT2232H / FT231X UART
- *   usb://VID:PID        raw USB bulk endpoints
+ *   sim[?warps=W&lanes=L]          spawn the simulated board (default)
+ *   model[?warps=W&lanes=L&code_size=N&data_size=N]
+ *                                  the reference model, in process
+ *   tcp://HOST:PORT[?margin_ms=N]  a running simulated board or bridge
+ *   ftdi://[VID:PID[:SERIAL]][/INTERFACE][?baud=N]
+ *                                  FT2232H / FT231X UART (default
+ *                                  0403:6010, interface B, 3 Mbaud)
+ *   usb://VID:PID[?interface=N]    raw USB bulk endpoints
  */
 #ifndef SIMTY_H
 #define SIMTY_H

@@ -297,8 +297,17 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
       respond_error(s, cmd, seq, (uint8_t)st, addr, crc, 1);
       return;
     }
-    if (w)
+    if (w) {
       simty_model_write(d->model, addr, p + SIMTY_WRITE_DATA, n);
+      uint32_t stuck = d->stuck_addr & ~3u;
+      if (d->stuck_addr && stuck + 4 > addr && stuck < addr + n) {
+        uint8_t word[4];
+        simty_model_read(d->model, stuck, word, 4);
+        for (int k = 0; k < 4; k++)
+          word[k] &= (uint8_t)~(d->stuck_mask >> (8 * k));
+        simty_model_write(d->model, stuck, word, 4);
+      }
+    }
     else
       simty_model_read(d->model, addr, out, n);
     respond(s, cmd, seq, SIMTY_ST_OK, w ? 0 : (uint16_t)n, crc, 1);

@@ -31,6 +31,9 @@ struct fake_device {
   int hint_bad_crc;      /* answer BAD_CRC as if the request was damaged */
   int split_responses;   /* send the response one byte per write */
   int close_after;       /* >0: close the link after that many requests */
+  /* A broken memory: bits of stuck_mask read 0 in the word at stuck_addr
+   * (0: none). Set before start. */
+  uint32_t stuck_addr, stuck_mask;
 
   /* What happened. */
   unsigned requests;           /* frames decoded */

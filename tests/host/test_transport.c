@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -483,6 +484,34 @@ static void test_api_sim(void **state)
   unsetenv("SIMTY_SIM");
 }
 
+/* `simty selftest` says what failed: a data word with a stuck bit. */
+static void test_selftest_reports_failure(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  d.stuck_addr = SIMTY_DATA_BASE + 0x40;
+  d.stuck_mask = 0x00000100;
+  assert_int_equal(fake_device_start_tcp(&d), 0);
+  char cmd[512];
+  snprintf(cmd, sizeof(cmd),
+           "%s --device 'tcp://127.0.0.1:%d?margin_ms=500' selftest 2>&1",
+           SIMTY_CLI_PATH, d.port);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char out[8192];
+  size_t n = fread(out, 1, sizeof(out) - 1, p);
+  out[n] = '\0';
+  int status = pclose(p);
+  fake_device_stop(&d);
+  if (!strstr(out, "memory       FAIL: pattern"))
+    fprintf(stderr, "%s", out);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+  assert_non_null(strstr(out, "link         ok"));
+  assert_non_null(strstr(out, "memory       FAIL: pattern"));
+  assert_non_null(strstr(out, "at 0x10000040"));
+  assert_non_null(strstr(out, "selftest: FAIL (1 of 9 steps failed)"));
+}
+
 int main(void)
 {
   const struct CMUnitTest session_tests[] = {
@@ -505,6 +534,7 @@ int main(void)
       cmocka_unit_test(test_api_tcp_unplug),
       cmocka_unit_test(test_api_open_errors),
       cmocka_unit_test(test_api_sim),
+      cmocka_unit_test(test_selftest_reports_failure),
   };
   int failed = cmocka_run_group_tests_name("link-session", session_tests,
                                            NULL, NULL);

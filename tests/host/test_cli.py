@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""test_cli.py - the simty CLI on the model backend.
+
+Checks that `simty run` prints exactly what simty-model prints for the same
+kernel (console, --dump lines, counters), its exit codes (0, 1 bad input,
+2 usage, 3 fault or time-out), the argument block (--arg, --args), --json
+output of every command, and that `selftest` passes and says what it
+checked. Exits 1 on the first failure, printing what differed.
+
+  python3 tests/host/test_cli.py BUILD_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+SIMTY = os.path.join(BUILD, "bin", "simty")
+MODEL = os.path.join(BUILD, "bin", "simty-model")
+KDIR = os.path.join(BUILD, "kernels", "tests", "host", "kernels")
+checks = 0
+
+
+def run(args, env_device="model"):
+    env = dict(os.environ)
+    env["SIMTY_DEVICE"] = env_device
+    return subprocess.run(args, capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+def check(cond, what, proc=None):
+    global checks
+    checks += 1
+    if not cond:
+        print("FAIL:", what)
+        if proc is not None:
+            print("--- exit", proc.returncode)
+            print("--- stdout\n" + proc.stdout)
+            print("--- stderr\n" + proc.stderr)
+        sys.exit(1)
+
+
+def kernel(name):
+    return os.path.join(KDIR, name + ".elf")
+
+
+# 1. run matches simty-model: console lines, dumps, counters.
+for threads in ("1", "7", "40"):
+    common = ["--threads", threads, "--args", "table", "--dump", "out:40",
+              "--dump", "table:2", "--counters", kernel("globals")]
+    m = run([MODEL] + common)
+    s = run([SIMTY, "run"] + common)
+    check(m.returncode == 0 and s.returncode == 0, "exit codes 0", s)
+    check(s.stdout == m.stdout, "simty run output == simty-model output "
+          "(threads %s)" % threads, s)
+    check(threads == "1" or "out[1] = 93" in s.stdout, "out[1] = -7 * 1 + 100", s)
+
+# 2. --arg builds the argument block; negative values; @symbol.
+s = run([SIMTY, "--device", "model", "run", kernel("globals"), "--threads",
+         "5", "--arg", "-3", "--arg", "0x10", "--dump", "out:5"])
+check(s.returncode == 0, "run with --arg", s)
+check(s.stdout.splitlines()[-5:] == ["out[%d] = %d" % (i, -3 * i + 16)
+                                     for i in range(5)], "--arg values", s)
+check("[2] two says hi" in s.stdout, "console line of thread 2", s)
+s = run([SIMTY, "run", kernel("globals"), "--threads", "1", "--arg",
+         "@table", "--arg", "0", "--dump", "out:1"])
+check(s.returncode == 0 and "out[0] = 0" in s.stdout, "--arg @symbol", s)
+s = run([SIMTY, "run", kernel("globals"), "--quiet", "--threads", "3",
+         "--args", "table"])
+check(s.returncode == 0 and "two says hi" not in s.stdout, "--quiet", s)
+
+# 3. faults: exit 3, the fault line on stderr, dumps still printed.
+m = run([MODEL, "--threads", "64", "--dump", "out:2", kernel("globals")])
+s = run([SIMTY, "run", kernel("globals"), "--threads", "64", "--dump",
+         "out:2"])
+check(m.returncode == 3 and s.returncode == 3, "fault exit code 3", s)
+check(s.stderr.splitlines()[0] == m.stderr.splitlines()[0],
+      "fault line identical to simty-model's", s)
+check(s.stderr.startswith("fault: load_out_of_range (cause 6)"),
+      "fault names the cause", s)
+check(s.stdout == m.stdout, "dumps after a fault", s)
+
+# 4. host time-out: abort, exit 3; device time-out likewise.
+s = run([SIMTY, "run", kernel("spin"), "--timeout", "100"])
+check(s.returncode == 3 and "fault: aborted" in s.stderr
+      and "time-out after 100 ms" in s.stderr, "host time-out", s)
+s = run([SIMTY, "run", kernel("spin"), "--max-cycles", "5000"])
+check(s.returncode == 3 and "fault: timeout (cause 9)" in s.stderr,
+      "device time-out", s)
+
+# 5. bad input (exit 1) and usage errors (exit 2).
+for args, what in (
+        ([SIMTY, "run", "/nonexistent.elf"], "missing kernel"),
+        ([SIMTY, "run", "/proc/self/exe"], "not a kernel"),
+        ([SIMTY, "run", kernel("globals"), "--dump", "nope:1"], "symbol"),
+        ([SIMTY, "run", kernel("globals"), "--args", "nope"], "args symbol"),
+        ([SIMTY, "run", kernel("globals"), "--arg", "@nope"], "arg symbol"),
+        ([SIMTY, "--device", "bogus://x", "info"], "bad URI"),
+        ([SIMTY, "--device", "model?data_size=65536", "run",
+          kernel("big_data")], "kernel too big")):
+    s = run(args)
+    check(s.returncode == 1 and s.stderr.startswith("simty: "),
+          what + ": exit 1 with a message", s)
+for args, what in (
+        ([SIMTY], "no command"),
+        ([SIMTY, "frobnicate"], "unknown command"),
+        ([SIMTY, "run"], "no kernel"),
+        ([SIMTY, "run", kernel("globals"), "--threads", "0"], "zero threads"),
+        ([SIMTY, "run", kernel("globals"), "--threads", "x"], "bad number"),
+        ([SIMTY, "run", kernel("globals"), "--dump", "out"], "bad --dump"),
+        ([SIMTY, "run", kernel("globals"), "--arg", "1", "--args", "table"],
+         "--arg with --args"),
+        ([SIMTY, "info", "--threads", "4"], "run option to info"),
+        ([SIMTY, "--bogus", "info"], "unknown option")):
+    s = run(args)
+    check(s.returncode == 2 and "usage" in s.stderr, what + ": exit 2", s)
+s = run([SIMTY, "--help"])
+check(s.returncode == 0 and "selftest" in s.stdout, "--help", s)
+
+# 6. --json for every command parses and holds what the text says.
+s = run([SIMTY, "--json", "--device", "model?warps=2&lanes=8", "info"])
+info = json.loads(s.stdout)
+check(info["warps"] == 2 and info["lanes"] == 8 and info["backend"] ==
+      "model", "info --json", s)
+s = run([SIMTY, "--json", "run", kernel("globals"), "--threads", "4",
+         "--args", "table", "--dump", "out:4", "--counters"])
+r = json.loads(s.stdout)
+check(r["status"] == "ok" and r["dumps"]["out"] == [100, 93, 86, 79]
+      and r["console"] == [{"tid": 2, "text": "two says hi"}]
+      and r["counters"]["thread_insts"] > 0 and r["fault"] is None,
+      "run --json", s)
+s = run([SIMTY, "--json", "run", kernel("globals"), "--threads", "64"])
+r = json.loads(s.stdout)
+check(s.returncode == 3 and r["status"] == "fault" and
+      r["fault"]["name"] == "load_out_of_range", "run --json fault", s)
+s = run([SIMTY, "--json", "counters"])
+c = json.loads(s.stdout)
+check(s.returncode == 0 and c["cycles"] == 0 and "simd_efficiency" in c,
+      "counters --json on a fresh model", s)
+s = run([SIMTY, "counters"])
+check(s.returncode == 0 and s.stdout.splitlines()[0] == "cycles = 0"
+      and len(s.stdout.splitlines()) == 15, "counters text", s)
+
+# 7. selftest passes on the model, in text and JSON.
+s = run([SIMTY, "selftest"])
+check(s.returncode == 0 and "selftest: PASS" in s.stdout, "selftest", s)
+for step in ("link", "memory", "kernel", "threads", "counters",
+             "divergence", "console", "fault", "abort"):
+    check(any(l.split()[:2] == [step, "ok:"] for l in s.stdout.splitlines()),
+          "selftest step " + step, s)
+s = run([SIMTY, "--json", "--device", "model?warps=8&lanes=8", "selftest"])
+r = json.loads(s.stdout)
+check(s.returncode == 0 and r["failed"] == 0 and len(r["steps"]) == 9,
+      "selftest --json on 8x8", s)
+
+print("test_cli: %d checks passed" % checks)
