@@ -4,20 +4,18 @@
 Each item FAMILY:WHAT:WxL goes through Yosys and nextpnr with
 hw/rtl/boards/simty_board_flow.py:
   core  simty_core alone, in simty_board_core_shell (inputs from a shift
-        register, outputs folded into one XOR: placeable with 3 pins)
-  soc   the whole SoC in its board top (hx8k for ice40, ulx3s for ecp5)
-        with the board's pins, memory sizes and firmware image
+        register, outputs folded into one XOR: placeable with 3 pins);
+        results in OUT/FAMILY_core_WxL/
+  soc   the whole SoC as the board bitstream builds it: `make bitstream
+        BOARD=hx8k` (ice40) or `BOARD=ulx3s` (ecp5) at WxL, with the
+        board's pins, memory sizes and firmware image; results (and the
+        bitstream when it fits) in BUILD/boards/BOARD_WxL/
 Devices: ice40 = iCE40-HX8K CT256 at 12 MHz, ecp5 = LFE5U-85F CABGA381 at
-25 MHz. Results stay in OUT/FAMILY_WHAT_WxL/ (logs, summary.json); the
-table goes to stdout and OUT/table.md. Runs already summarised with the
-same sources are not rerun unless --force.
-
-  board_report.py --out DIR --ice40-fw HEX --ecp5-fw HEX \\
-      --soc-srcs "..." --core-srcs "..." ice40:core:4x4 ecp5:soc:8x8 ...
+25 MHz. A run whose inputs have not changed is not redone (--force
+redoes it). The table goes to stdout and OUT/table.md.
 """
 import argparse
 import concurrent.futures
-import hashlib
 import json
 import os
 import subprocess
@@ -27,11 +25,9 @@ import time
 FLOW = os.path.join("hw", "rtl", "boards", "simty_board_flow.py")
 FAMILY = {
     "ice40": {"device": "--hx8k --package ct256", "mhz": 12, "board": "hx8k",
-              "constraints": "hw/rtl/boards/hx8k/simty_board_hx8k.pcf",
-              "name": "iCE40-HX8K", "link_fifo": 512, "console": 64},
+              "name": "iCE40-HX8K"},
     "ecp5": {"device": "--85k --package CABGA381", "mhz": 25, "board": "ulx3s",
-             "constraints": "hw/rtl/boards/ulx3s/simty_board_ulx3s.lpf",
-             "name": "ECP5-85F", "link_fifo": 512, "console": 512},
+             "name": "ECP5-85F"},
 }
 
 
@@ -46,68 +42,35 @@ def parse_item(item):
     return fam, what, w, l
 
 
-def sources_digest(files):
-    h = hashlib.sha1()
-    for f in sorted(files):
-        h.update(f.encode())
-        with open(f, "rb") as fh:
-            h.update(fh.read())
-    return h.hexdigest()
-
-
-def command(a, fam, what, w, l, out):
-    f = FAMILY[fam]
-    cmd = [sys.executable, FLOW, "--family", fam, "--device", f["device"],
-           "--out", out, "--freq", str(f["mhz"]), "--build", a.build,
-           "--label", f"{fam}_{what}_{w}x{l}", "--inc", "hw/rtl/soc", "--inc", "hw/rtl/core",
-           "--inc", os.path.join(a.build, "gen"), "--param", f"WARPS={w}",
-           "--param", f"LANES={l}"]
-    if a.threads:
-        cmd += ["--threads", str(a.threads)]
-    if what == "core":
-        # CODE and DATA sizes only set the core's range checks.
-        fw, code, data = a.mem[fam]
-        cmd += ["--top", "simty_board_core_shell", "--param", f"CODE_SIZE={code}",
-                "--param", f"DATA_SIZE={data}",
-                "hw/rtl/boards/common/simty_board_core_shell.v"] + a.core_srcs
-    else:
-        fw, code, data = a.mem[fam]
-        top = f"simty_board_{f['board']}"
-        cmd += ["--top", top, "--constraints", f["constraints"],
-                "--param", f"FW_SIZE={fw}", "--param", f"CODE_SIZE={code}",
-                "--param", f"DATA_SIZE={data}", "--param", f"FW_IMAGE={a.fw[fam]}",
-                "--param", "BAUD=115200", "--param", f"LINK_FIFO_DEPTH={f['link_fifo']}",
-                "--param", f"CONSOLE_DEPTH={f['console']}",
-                f"hw/rtl/boards/{f['board']}/{top}.v"] + a.soc_srcs + a.core_srcs
-    return cmd
-
-
 def run_one(a, item):
     fam, what, w, l = parse_item(item)
-    out = os.path.join(a.out, f"{fam}_{what}_{w}x{l}")
-    cmd = command(a, fam, what, w, l, out)
-    files = [c for c in cmd if c.endswith(".v")] + [FLOW]
-    if what == "soc":
-        files.append(a.fw[fam])
-    digest = sources_digest(files)
-    summ = os.path.join(out, "summary.json")
-    if not a.force and os.path.exists(summ):
-        try:
-            s = json.load(open(summ))
-            if s.get("digest") == digest and s.get("pnr") is not None:
-                print(f"board_report: {item}: unchanged sources, kept {summ}", flush=True)
-                return item, s
-        except ValueError:
-            pass
-    os.makedirs(out, exist_ok=True)
+    f = FAMILY[fam]
+    if what == "core":
+        out = os.path.join(a.out, f"{fam}_core_{w}x{l}")
+        code, data = a.mem[fam]
+        # CODE and DATA sizes only set the core's range checks.
+        cmd = [sys.executable, FLOW, "--family", fam, "--device", f["device"],
+               "--top", "simty_board_core_shell", "--out", out, "--freq", str(f["mhz"]),
+               "--build", a.build, "--label", f"{fam}_core_{w}x{l}",
+               "--inc", "hw/rtl/core", "--inc", os.path.join(a.build, "gen"),
+               "--param", f"WARPS={w}", "--param", f"LANES={l}",
+               "--param", f"CODE_SIZE={code}", "--param", f"DATA_SIZE={data}"]
+        if not a.force:
+            cmd.append("--reuse")
+        cmd += ["hw/rtl/boards/common/simty_board_core_shell.v"] + a.core_srcs
+    else:
+        out = os.path.join(a.build, "boards", f"{f['board']}_{w}x{l}")
+        cmd = [a.make, "--no-print-directory", "bitstream", f"BOARD={f['board']}",
+               f"WARPS={w}", f"LANES={l}", f"BUILD={a.build}"]
+        if a.force:
+            cmd.append("BOARD_FORCE=1")
     start = time.time()
-    print(f"board_report: {item}: running (log in {out}/)", flush=True)
+    print(f"board_report: {item}: {' '.join(cmd[:6])} ... (logs in {out}/)", flush=True)
     rc = subprocess.call(cmd)
+    summ = os.path.join(out, "summary.json")
     s = json.load(open(summ)) if os.path.exists(summ) else {"synth": None, "pnr": None}
-    s["digest"] = digest
     s["flow_exit"] = rc
     s["wall_seconds"] = round(time.time() - start)
-    json.dump(s, open(summ, "w"), indent=1)
     return item, s
 
 
@@ -150,19 +113,14 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--build", default="build")
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--ice40-fw", required=True)
-    p.add_argument("--ecp5-fw", required=True)
-    p.add_argument("--ice40-mem", default="16384,2048,2048")
-    p.add_argument("--ecp5-mem", default="32768,16384,131072")
-    p.add_argument("--soc-srcs", required=True)
+    p.add_argument("--ice40-mem", default="2048,2048", help="CODE,DATA bytes (core)")
+    p.add_argument("--ecp5-mem", default="16384,131072", help="CODE,DATA bytes (core)")
     p.add_argument("--core-srcs", required=True)
     p.add_argument("--force", action="store_true")
     p.add_argument("items", nargs="+")
     a = p.parse_args()
-    a.fw = {"ice40": a.ice40_fw, "ecp5": a.ecp5_fw}
     a.mem = {"ice40": a.ice40_mem.split(","), "ecp5": a.ecp5_mem.split(",")}
-    a.soc_srcs = a.soc_srcs.split()
+    a.make = os.environ.get("MAKE", "make")
     a.core_srcs = a.core_srcs.split()
     for it in a.items:
         parse_item(it)
@@ -178,16 +136,37 @@ def main():
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     table = "\n".join(lines)
     date = time.strftime("%Y-%m-%d")
-    notes = (f"Measured {date}: yosys {tool_version(['yosys', '-V'])}, "
-             f"nextpnr-ice40 {tool_version(['nextpnr-ice40', '--version'])}; "
-             "Fmax from nextpnr's post-route timing (ice40 target 12 MHz, "
-             "ecp5 target 25 MHz, seed 1).")
+    shells = sorted({(w, l) for it in a.items for f_, what, w, l in [parse_item(it)]
+                     if what == "core"})
+    shell_txt = "; ".join(f"{w}x{l}: +{shell_in(w, l) + 1} FF, ~{shell_out(w, l) // 3} LUT4"
+                          for w, l in shells)
+    notes = (f"Measured {date} with {tool_version(['yosys', '-V'])} and "
+             f"{tool_version(['nextpnr-ice40', '--version']).split(' -- ')[-1]} "
+             "(nextpnr-ice40) / the nextpnr-ecp5 named in each pnr.log; Fmax from "
+             "nextpnr's post-route timing (ice40 target 12 MHz, ecp5 target 25 MHz, "
+             "seed 1); LC = iCE40 logic cells, COMB = ECP5 LUT4 sites.")
+    if shell_txt:
+        notes += (" Core rows include simty_board_core_shell, which adds one flop per "
+                  "core input bit and an XOR tree over the outputs (" + shell_txt + ").")
     open(os.path.join(a.out, "table.md"), "w").write(table + "\n\n" + notes + "\n")
     print()
     print(table)
     print()
     print(notes)
     return 0
+
+
+def shell_in(w, l):
+    """Input bits simty_board_core_shell feeds the core (its flops, less 1)."""
+    wb = max(1, (w - 1).bit_length())
+    return 101 + 1 + wb + 64 + l + 1 + 1 + 4 + 1 + 32 + 32 * l
+
+
+def shell_out(w, l):
+    """Output bits the shell folds into its XOR tree."""
+    wb = max(1, (w - 1).bit_length())
+    return 1 + w + 1 + 4 + 128 + 1 + 64 + 1 + 8 + 32 + 1 + 32 + 1 + 32 + 4 * l + 32 * l + \
+        1 + wb + 32 + l
 
 
 def tool_version(cmd):

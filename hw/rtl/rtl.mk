@@ -84,9 +84,12 @@ $(RTL_TB_OUT)/tb/simty_elf.o: host_lib/src/simty_elf.c host_lib/src/simty_elf.h 
 rtl_tb_w = $(word 1,$(subst x, ,$(1)))
 rtl_tb_l = $(word 2,$(subst x, ,$(1)))
 
-# $(1) = WxL, $(2) = output binary, $(3) = object dir name, $(4) = flags
-rtl_tb_verilate = rm -rf $(dir $(2))$(3) && $(VERILATOR) $(RTL_TB_VFLAGS) $(4) \
-  -Mdir $(dir $(2))$(3) \
+# $(1) = WxL, $(2) = output binary, $(3) = object dir name, $(4) = flags.
+# Each build verilates into its own directory and renames the binary into
+# place, so that two makes building the same configuration at once (two
+# engineers' test runs) cannot mix their objects; the log stays.
+rtl_tb_verilate = tmp=$(dir $(2))$(3).$$$$; rm -rf $$tmp && \
+  { $(VERILATOR) $(RTL_TB_VFLAGS) $(4) -Mdir $$tmp \
   -GWARPS=$(call rtl_tb_w,$(1)) -GLANES=$(call rtl_tb_l,$(1)) \
   -GCODE_SIZE=$(RTL_TB_CODE_SIZE) -GDATA_SIZE=$(RTL_TB_DATA_SIZE) \
   -CFLAGS "-DSIMTY_TB_WARPS=$(call rtl_tb_w,$(1)) \
@@ -95,8 +98,10 @@ rtl_tb_verilate = rm -rf $(dir $(2))$(3) && $(VERILATOR) $(RTL_TB_VFLAGS) $(4) \
     -DSIMTY_TB_DATA_SIZE=$(RTL_TB_DATA_SIZE)u \
     -I$(CURDIR)/hw/arch -I$(CURDIR)/$(RTL_TB_DIR)" \
   $(RTL_TB_INC) $(RTL_TB_CORE_SRCS) $(CURDIR)/$(RTL_TB_DIR)/simty_tb_main.cpp \
-  $(abspath $(RTL_TB_C_OBJS)) -o $(abspath $(2)) > $(dir $(2))$(3).log 2>&1 \
-  || { cat $(dir $(2))$(3).log; exit 1; }
+  $(abspath $(RTL_TB_C_OBJS)) -o $(abspath $(2)).$$$$ > $$tmp.log 2>&1 && \
+  mv -f $(2).$$$$ $(2); } ; rc=$$?; mv -f $$tmp.log $(dir $(2))$(3).log; \
+  rm -rf $$tmp $(2).$$$$; \
+  if [ $$rc -ne 0 ]; then cat $(dir $(2))$(3).log; exit 1; fi
 
 RTL_TB_DEPS = $(RTL_TB_CORE_SRCS) $(ARCH_VH) $(RTL_TB_C_OBJS) \
   $(RTL_TB_DIR)/simty_tb_main.cpp $(RTL_TB_DIR)/simty_tb.h
@@ -125,6 +130,7 @@ RTL_RANDOM_CONFIGS ?= 1x4,4x4,8x8,2x32
 SEEDS ?= 20
 FIRST_SEED ?= 1
 RTL_TEST_JOBS ?= 2
+RTL_TEST_PATHS = --rtl '$(RTL_TB_OUT)/core_{W}x{L}/simty-rtl' --cc $(SIMTY_CC)
 rtl_sims_for = $(foreach c,$(subst $(comma), ,$(1)),$(RTL_TB_OUT)/core_$(c)/simty-rtl)
 comma := ,
 
@@ -132,27 +138,31 @@ comma := ,
 TEST_SUITES += rtl-kernels
 test-rtl-kernels: $(call rtl_sims_for,$(RTL_SUITE_CONFIGS)) $(KERNEL_RUNTIME)
 	python3 tests/rtl/run_kernels.py --configs $(RTL_SUITE_CONFIGS) \
-	  --jobs $(RTL_TEST_JOBS)
+	  --jobs $(RTL_TEST_JOBS) $(RTL_TEST_PATHS) --build-dir $(BUILD)/tests/rtl-kernels
 
 # Minimal kernels of the bugs in tests/rtl/FINDINGS.md, kept as
 # regressions: one block of 8 threads (more than 4 lanes fill the CCT).
 RTL_REPRO_ELFS := $(patsubst tests/rtl/repro/%.S,$(BUILD)/tests/rtl/repro/%.elf,\
   $(wildcard tests/rtl/repro/*.S))
-$(BUILD)/tests/rtl/repro/%.elf: tests/rtl/repro/%.S $(KERNEL_RUNTIME) | $(BUILD)/tests/rtl/repro/
+$(BUILD)/tests/rtl/repro/%.elf: tests/rtl/repro/%.S $(KERNEL_RUNTIME)
+	@mkdir -p $(@D)
 	$(SIMTY_CC) -o $@ $<
 
 TEST_SUITES += rtl-diff
 test-rtl-diff: $(call rtl_sims_for,$(RTL_SUITE_CONFIGS)) $(KERNEL_RUNTIME) \
     $(SIMTY_MODEL) $(RTL_REPRO_ELFS)
 	python3 tests/rtl/rtl_diff.py --configs $(RTL_SUITE_CONFIGS) \
-	  --suite isa,simt --jobs $(RTL_TEST_JOBS) --keep-going
+	  --suite isa,simt --jobs $(RTL_TEST_JOBS) --keep-going $(RTL_TEST_PATHS) \
+	  --model $(SIMTY_MODEL) --build-dir $(BUILD)/tests/rtl-diff
 	python3 tests/rtl/rtl_diff.py --configs $(RTL_SUITE_CONFIGS) --threads 8 \
-	  --jobs $(RTL_TEST_JOBS) --keep-going $(RTL_REPRO_ELFS)
+	  --jobs $(RTL_TEST_JOBS) --keep-going $(RTL_TEST_PATHS) \
+	  --model $(SIMTY_MODEL) $(RTL_REPRO_ELFS)
 
 TEST_SUITES += rtl-random
 test-rtl-random: $(call rtl_sims_for,$(RTL_RANDOM_CONFIGS)) $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 	python3 tests/rtl/random_diff.py --seeds $(SEEDS) --first-seed $(FIRST_SEED) \
-	  --configs $(RTL_RANDOM_CONFIGS) --jobs $(RTL_TEST_JOBS)
+	  --configs $(RTL_RANDOM_CONFIGS) --jobs $(RTL_TEST_JOBS) $(RTL_TEST_PATHS) \
+	  --model $(SIMTY_MODEL) --build-dir $(BUILD)/tests/rtl-random
 
 # The testbench's C side without a core (CLI, dispatcher, formats).
 TEST_SUITES += rtl-tb-unit
@@ -170,6 +180,7 @@ TEST_SUITES += rtl-random-model
 test-rtl-random-model: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 	python3 tests/rtl/random_diff.py --model-only --seeds 60 \
 	  --configs 1x1,1x4,4x4,8x8,2x32 --jobs $(RTL_TEST_JOBS) \
+	  --cc $(SIMTY_CC) --model $(SIMTY_MODEL) \
 	  --build-dir $(BUILD)/tests/rtl-random-model
 
 # ---- reports (not tests) ----
@@ -182,4 +193,7 @@ core-area: $(RTL_TB_CORE_SRCS) $(ARCH_VH)
 BENCH_CORE_CONFIGS ?= 4x4,8x8
 bench-core: $(call rtl_sims_for,$(BENCH_CORE_CONFIGS)) \
     $(BUILD)/kernels/bench/kernels/alu.elf $(BUILD)/kernels/bench/kernels/stream.elf
-	python3 scripts/bench_core.py --configs $(BENCH_CORE_CONFIGS)
+	python3 scripts/bench_core.py --configs $(BENCH_CORE_CONFIGS) \
+	  --rtl '$(RTL_TB_OUT)/core_{W}x{L}/simty-rtl' \
+	  --alu $(BUILD)/kernels/bench/kernels/alu.elf \
+	  --stream $(BUILD)/kernels/bench/kernels/stream.elf

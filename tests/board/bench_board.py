@@ -5,8 +5,10 @@
    through simty-sim, as payload bytes per second of wall-clock time and
    of simulated time (cycles / clock_hz), and as a share of the wire rate
    of the modelled UART (BAUD / 10 bytes/s for 8N1). Run unpaced (the
-   byte bridge as fast as the firmware takes bytes) and --paced (bytes
-   no faster than the modelled UART: what a board would see).
+   byte bridge as fast as the firmware takes bytes), --paced (bytes no
+   faster than the modelled UART), and with --uart-phy also on the board
+   with the real UART PHY (bits on the pins, RTS flow control: what a
+   board at BAUD sees).
 2. Simulation speed: cycles per second while the firmware idles and while
    a kernel keeps the core busy.
 
@@ -25,6 +27,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from board_elf import Kernel  # noqa: E402
 from simty_wire import WANT_COUNTERS, Link, parse_status  # noqa: E402
@@ -103,6 +106,8 @@ def main():
     ap.add_argument("--kernels", required=True)
     ap.add_argument("--size", type=int, default=64 * 1024)
     ap.add_argument("--baud", type=int, default=1000000)
+    ap.add_argument("--uart-phy", action="store_true",
+                    help="also measure the board with the real UART PHY")
     a = ap.parse_args()
 
     _, _, base_cycles, _, info = session(a.sim, lambda link, info: None)
@@ -113,12 +118,18 @@ def main():
                               info["max_payload"]))
     print("%-7s %-8s %10s %12s %12s %8s %10s" % ("op", "pacing", "bytes", "wall B/s",
                                                 "sim B/s", "of wire", "wire bytes"))
-    for paced in (False, True):
+    modes = [("unpaced", ()), ("paced", ("--paced",))]
+    if a.uart_phy:
+        modes.append(("uart-phy", ("--uart-phy",)))
+    for mode, flags in modes:
+        base = base_cycles
+        if flags == ("--uart-phy",):
+            _, _, base, _, _ = session(a.sim, lambda link, info: None, flags)
         for name, body in (("WRITE", bulk_write(a.size)), ("READ", bulk_read(a.size))):
-            wire_bytes, wall, cycles, _, _ = session(a.sim, body, ("--paced",) if paced else ())
-            sim_s = (cycles - base_cycles) / clk
+            wire_bytes, wall, cycles, _, _ = session(a.sim, body, flags)
+            sim_s = (cycles - base) / clk
             print("%-7s %-8s %10d %12.0f %12.0f %7.1f%% %10d" % (
-                name, "paced" if paced else "unpaced", a.size, a.size / wall, a.size / sim_s,
+                name, mode, a.size, a.size / wall, a.size / sim_s,
                 100.0 * a.size / sim_s / wire_rate, wire_bytes))
 
     _, _, cycles, secs, _ = session(a.sim, lambda link, info: time.sleep(3.0))

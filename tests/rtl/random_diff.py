@@ -4,7 +4,9 @@
 For each seed, tests/rtl/randprog.py writes a kernel, simty-cc builds it,
 and rtl_diff.diff_kernel runs it on the model and on the RTL of every
 configuration with about two and a half waves of threads (the last block
-partial), comparing memory, console, counters and per-block traces.
+partial; every fourth seed a single partial block), comparing memory, console, counters and per-block traces. A
+third of the seeds run the RTL with +jitter (random dispatch delays and
+console stalls), a third with +console-stall: results must not change.
 
     random_diff.py --seeds 20 --configs 4x4,8x8        # CI
     random_diff.py --seeds 500 --first-seed 1000        # more, on demand
@@ -31,8 +33,11 @@ import runner  # noqa: E402  (found through rtl_diff's path)
 MAX_THREADS = 256
 
 
-def threads_for(W, L):
-    """Two full waves and a partial block, within the kernel's buffers."""
+def threads_for(W, L, seed):
+    """Two full waves and a partial block, within the kernel's buffers;
+    every fourth seed one partial block only (one warp, lanes idle)."""
+    if seed % 4 == 0:
+        return L // 2 + 1
     return min(2 * W * L + L // 2 + 1, MAX_THREADS - L)
 
 
@@ -41,7 +46,7 @@ def build(seed, args):
     elf = os.path.join(args.build_dir, "seed%d.elf" % seed)
     subprocess.run([sys.executable, os.path.join(HERE, "randprog.py"),
                     "--seed", str(seed), "--max-threads", str(MAX_THREADS),
-                    "-o", src], check=True)
+                    "--size", str(args.size), "-o", src], check=True)
     p = subprocess.run([args.cc, "-o", elf, src], capture_output=True,
                        text=True)
     if p.returncode:
@@ -50,7 +55,7 @@ def build(seed, args):
 
 
 def model_only(seed, elf, W, L, args):
-    n = threads_for(W, L)
+    n = threads_for(W, L, seed)
     res = runner.Elf(elf).symbols["results"][0]
     cmd = [args.model, "--warps", str(W), "--lanes", str(L), "--threads",
            str(n), "--quiet", "--dump", "results:%d" % (32 * n), elf]
@@ -79,6 +84,8 @@ def main():
     ap.add_argument("--cc", default=os.path.join("build", "bin", "simty-cc"))
     ap.add_argument("--build-dir", default=os.path.join(
         "build", "tests", "rtl-random"))
+    ap.add_argument("--size", type=float, default=1.0,
+                    help="program length scale (randprog.py --size)")
     ap.add_argument("--model-only", action="store_true")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep-going", action="store_true")
@@ -100,18 +107,20 @@ def main():
                 out.append((label, model_only(seed, elf, W, L, args)))
                 continue
             rtl = args.rtl.replace("{W}", str(W)).replace("{L}", str(L))
-            # Odd seeds also hold the console back every other cycle.
-            stall = ["+console-stall"] if seed % 2 else []
+            # Timing stress that must not change results: a third of the
+            # seeds delay dispatches and stall the console at random, a
+            # third stall the console every other cycle.
+            stall = [[], ["+jitter=%d" % seed], ["+console-stall"]][seed % 3]
             with tempfile.TemporaryDirectory(prefix="rtl-random-") as tmp:
                 why = rtl_diff.diff_kernel(
                     args.model, rtl, elf, runner.Elf(elf), W, L,
-                    ["--threads", str(threads_for(W, L))], tmp,
+                    ["--threads", str(threads_for(W, L, seed))], tmp,
                     rtl_options=stall)
             if why:
                 why += " (reproduce: python3 tests/rtl/rtl_diff.py " \
                        "--configs %dx%d --threads %d%s %s)" % (
-                           W, L, threads_for(W, L),
-                           " --rtl-option=+console-stall" if stall else "",
+                           W, L, threads_for(W, L, seed),
+                           "".join(" --rtl-option=" + o for o in stall),
                            elf)
             out.append((label, why))
         return out

@@ -28,7 +28,9 @@ def main():
     ap.add_argument("--suite", default="isa,simt,bad")
     ap.add_argument("--rtl", default="build/rtl/core_{W}x{L}/simty-rtl")
     ap.add_argument("--jobs", default="2")
-    ap.add_argument("extra", nargs="*", help="more runner.py options")
+    ap.add_argument("--cc", default=os.path.join("build", "bin", "simty-cc"))
+    ap.add_argument("--build-dir", default=os.path.join(
+        "build", "tests", "rtl-kernels"))
     a = ap.parse_args()
 
     suite_dir = os.path.join(REPO, "tests", "kernels")
@@ -58,10 +60,11 @@ def main():
             continue
         cmd = [sys.executable, os.path.join(suite_dir, "runner.py"),
                "--exe", a.rtl, "--configs", "%dx%d" % (W, L),
-               "--suite", ",".join(suites), "--jobs", a.jobs, "--keep-going"]
+               "--suite", ",".join(suites), "--jobs", a.jobs, "--keep-going",
+               "--cc", a.cc, "--build-dir", a.build_dir]
         for k in keep:
             cmd += ["-k", k]
-        status |= subprocess.run(cmd + a.extra).returncode
+        status |= subprocess.run(cmd).returncode
     return status
 
 

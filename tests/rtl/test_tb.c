@@ -161,6 +161,37 @@ static void test_dispatch_waves(void **state)
   simty_tb_destroy(tb);
 }
 
+static void test_jitter_holds_offers(void **state)
+{
+  int code, i, offers = 0, waits = 0, ready = 0;
+  struct simty_tb_dispatch d;
+  (void)state;
+  struct simty_tb *tb = create(4, 4, &code, "+jitter=7", "KERNEL", NULL);
+  assert_non_null(tb);
+  for (i = 0; i < 200; i++) {
+    step(tb, 0, 1, &d);
+    if (!d.valid) {
+      waits++;
+      continue;
+    }
+    offers++;
+    /* Once offered, the block stays offered until taken. */
+    struct simty_tb_dispatch again;
+    step(tb, 0, 1, &again);
+    assert_true(again.valid && again.warp == d.warp &&
+                again.base_tid == d.base_tid);
+    simty_tb_dispatched(tb);
+    if (offers == 4)
+      break;
+  }
+  assert_int_equal(offers, 4); /* every warp got its block */
+  assert_true(waits > 0);      /* and some were held back */
+  for (i = 0; i < 400; i++)
+    ready += simty_tb_console_ready(tb, 1);
+  assert_true(ready > 200 && ready < 400);
+  simty_tb_destroy(tb);
+}
+
 static void test_busy_never_rises(void **state)
 {
   int code, i;
@@ -312,6 +343,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_input_errors),
       cmocka_unit_test(test_launch_values),
       cmocka_unit_test(test_dispatch_waves),
+      cmocka_unit_test(test_jitter_holds_offers),
       cmocka_unit_test(test_busy_never_rises),
       cmocka_unit_test(test_timeout_and_fault),
       cmocka_unit_test(test_console_dump_counters),

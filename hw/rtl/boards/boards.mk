@@ -72,8 +72,9 @@ ulx3s_CONSOLE := 512
 ulx3s_PROG_BOARD := ulx3s
 ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
 
-# Command-line overrides: WARPS, LANES, BAUD, FW_SIZE/CODE_SIZE/DATA_SIZE
-# (as BOARD_FW_SIZE etc.), BOARD_FW_DEFINES, SEED.
+# Command-line overrides: WARPS, LANES, BAUD, BOARD_FW_SIZE, BOARD_CODE_SIZE,
+# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED. A run whose inputs (sources,
+# firmware image, options) have not changed is not redone: BOARD_FORCE=1.
 BOARD_W = $(if $(WARPS),$(WARPS),$($(BOARD)_WARPS))
 BOARD_L = $(if $(LANES),$(LANES),$($(BOARD)_LANES))
 BOARD_BAUD = $(if $(BAUD),$(BAUD),115200)
@@ -115,7 +116,7 @@ bitstream: board-firmware
 	$(BOARD_FLOW) --family $($(BOARD)_FAMILY) --device "$($(BOARD)_DEVICE)" \
 	  --top simty_board_$(BOARD) --out $(BOARD_CFG_OUT) \
 	  --constraints $($(BOARD)_CONSTRAINTS) --freq $($(BOARD)_MHZ) --seed $(BOARD_SEED) \
-	  --build $(BUILD) --pack --label $(BOARD)_$(BOARD_W)x$(BOARD_L) \
+	  --build $(BUILD) --pack --label $(BOARD)_$(BOARD_W)x$(BOARD_L) $(if $(BOARD_FORCE),,--reuse) \
 	  --inc hw/rtl/soc --inc hw/rtl/core --inc $(BUILD)/gen \
 	  --param WARPS=$(BOARD_W) --param LANES=$(BOARD_L) \
 	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \
@@ -149,33 +150,32 @@ BOARD_REPORT_CONFIGS ?= ice40:core:1x4 ice40:soc:1x4 ice40:core:2x4 ice40:soc:2x
 BOARD_REPORT_JOBS ?= 1
 BOARD_REPORT_OUT := $(BOARDS_OUT)/report
 board-report: $(ARCH_VH)
-	@$(MAKE) --no-print-directory board-firmware BOARD=hx8k BOARD_FW_OUT=$(BOARD_REPORT_OUT)/fw_ice40
-	@$(MAKE) --no-print-directory board-firmware BOARD=ulx3s BOARD_FW_OUT=$(BOARD_REPORT_OUT)/fw_ecp5
-	python3 scripts/board_report.py --out $(BOARD_REPORT_OUT) --build $(BUILD) \
-	  --jobs $(BOARD_REPORT_JOBS) \
-	  --ice40-fw $(BOARD_REPORT_OUT)/fw_ice40/firmware/firmware.hex \
-	  --ice40-mem $(hx8k_FW_SIZE),$(hx8k_CODE_SIZE),$(hx8k_DATA_SIZE) \
-	  --ecp5-fw $(BOARD_REPORT_OUT)/fw_ecp5/firmware/firmware.hex \
-	  --ecp5-mem $(ulx3s_FW_SIZE),$(ulx3s_CODE_SIZE),$(ulx3s_DATA_SIZE) \
-	  --soc-srcs "$(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS)" --core-srcs "$(BOARD_CORE_SRCS)" \
-	  $(BOARD_REPORT_CONFIGS)
+	MAKE="$(MAKE)" python3 scripts/board_report.py --out $(BOARD_REPORT_OUT) --build $(BUILD) \
+	  --jobs $(BOARD_REPORT_JOBS) $(if $(BOARD_FORCE),--force,) \
+	  --ice40-mem $(hx8k_CODE_SIZE),$(hx8k_DATA_SIZE) \
+	  --ecp5-mem $(ulx3s_CODE_SIZE),$(ulx3s_DATA_SIZE) \
+	  --core-srcs "$(BOARD_CORE_SRCS)" $(BOARD_REPORT_CONFIGS)
 
 # ---- lint suite: the board tops never rot ----
 # Verilator -Wall on each top with the SoC and core, then Yosys reads and
-# elaborates it (hierarchy -check) with the board's default parameters.
+# elaborates it (hierarchy -check) with the board's default WARPS and LANES
+# and small memories (Yosys unrolls their zero-fill: full sizes take
+# minutes here and are exercised by `make bitstream`).
 TEST_SUITES += boards-lint
-test-boards-lint: $(ARCH_VH)
+test-boards-lint: $(ARCH_VH) | $(BOARDS_OUT)/
 	@set -e; for b in $(BOARDS_LIST); do \
 	  echo "LINT simty_board_$$b"; \
-	  verilator --lint-only -Wall -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen \
+	  verilator --lint-only -Wall -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt \
 	    --top-module simty_board_$$b $(BOARDS_DIR)/$$b/simty_board_$$b.v \
 	    $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); \
-	  yosys -q -p "read_verilog -DSYNTHESIS -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen \
+	  yosys -q -p "read_verilog -defer -DSYNTHESIS -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen \
 	    $(BOARDS_DIR)/$$b/simty_board_$$b.v $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) \
-	    $(BOARD_CORE_SRCS); hierarchy -check -top simty_board_$$b"; \
+	    $(BOARD_CORE_SRCS); hierarchy -check -top simty_board_$$b -chparam FW_SIZE 4096 \
+	    -chparam CODE_SIZE 2048 -chparam DATA_SIZE 4096" > $(BOARDS_OUT)/lint_$$b.log 2>&1 \
+	    || { cat $(BOARDS_OUT)/lint_$$b.log; exit 1; }; \
 	done
 	@echo "LINT simty_board_core_shell"
-	@verilator --lint-only -Wall -Ihw/rtl/core -I$(BUILD)/gen --top-module simty_board_core_shell \
+	@verilator --lint-only -Wall -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt --top-module simty_board_core_shell \
 	  $(BOARDS_DIR)/common/simty_board_core_shell.v $(BOARD_CORE_SRCS)
 	@python3 -m py_compile $(BOARDS_DIR)/simty_board_flow.py scripts/board_report.py
 	@echo "boards lint: clean"

@@ -22,6 +22,7 @@ Exit status: 0 when every requested step ran and the design fits (and, with
 1 on a tool or usage error.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -50,8 +51,13 @@ PNR_BELS = {
 }
 
 
-def log(msg):
+LINES = []
+
+
+def log(msg, keep=True):
     print(f"board-flow: {msg}", flush=True)
+    if keep:
+        LINES.append(msg)
 
 
 def run(cmd, logfile, env=None):
@@ -88,7 +94,7 @@ def ecp5_tool(name, build):
     if probe != 0:
         log(f"{name} is not installed (Debian has no nextpnr-ecp5 package): "
             f"installing {YOWASP_PKG} from PyPI into {target} "
-            f"(pip install --target; about 30 MB, once)")
+            f"(pip install --target; about 30 MB, once)", keep=False)
         rc = subprocess.call([sys.executable, "-m", "pip", "install", "--quiet",
                               "--target", target, YOWASP_PKG])
         if rc != 0:
@@ -96,6 +102,23 @@ def ecp5_tool(name, build):
                              f"nextpnr-ecp5 and ecppack (prjtrellis) yourself, or run "
                              f"`python3 -m pip install {YOWASP_PKG}`")
     return [sys.executable, "-c", stub], env
+
+
+def inputs_digest(a):
+    """Everything the results depend on: options and file contents."""
+    h = hashlib.sha1()
+    h.update(json.dumps([a.family, a.device, a.top, a.params, a.inc, a.synth_opts, a.freq,
+                         a.seed, a.constraints, a.synth_only, a.files]).encode())
+    files = list(a.files) + ([a.constraints] if a.constraints else [])
+    files += [v for n, v in a.params if n == "FW_IMAGE"]
+    for inc in a.inc:
+        if os.path.isdir(inc):
+            files += [os.path.join(inc, f) for f in sorted(os.listdir(inc))
+                      if f.endswith((".vh", ".svh"))]
+    for f in files:
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
 
 
 def yosys_value(v):
@@ -108,12 +131,16 @@ def yosys_value(v):
 def synth(a):
     ys = os.path.join(a.out, "synth.ys")
     incs = " ".join("-I" + i for i in a.inc)
-    chp = "".join(f" -chparam {n} {yosys_value(v)}" for n, v in a.params)
+    # chparam -set (not hierarchy -chparam, which takes no strings) on the
+    # deferred top: only the configured design is ever elaborated.
+    chp = "".join(f" -set {n} {yosys_value(v)}" for n, v in a.params)
     synth_cmd = "synth_ice40" if a.family == "ice40" else "synth_ecp5"
     extra = " ".join(a.synth_opts)
     with open(ys, "w") as f:
-        f.write(f"read_verilog -DSYNTHESIS {incs} {' '.join(a.files)}\n")
-        f.write(f"hierarchy -check -top {a.top}{chp}\n")
+        f.write(f"read_verilog -defer -DSYNTHESIS {incs} {' '.join(a.files)}\n")
+        if chp:
+            f.write(f"chparam{chp} {a.top}\n")
+        f.write(f"hierarchy -check -top {a.top}\n")
         f.write(f"{synth_cmd} -top {a.top} {extra} -json {a.out}/synth.json\n")
         f.write(f"tee -o {a.out}/synth.stat stat\n")
     rc, secs = run([a.yosys, "-q", "-s", ys], os.path.join(a.out, "synth.log"))
@@ -209,6 +236,8 @@ def main():
                    help="exit 2 when Fmax is below --freq")
     p.add_argument("--build", default="build", help="BUILD dir (private tool installs)")
     p.add_argument("--label", default="")
+    p.add_argument("--reuse", action="store_true",
+                   help="skip the run when summary.json comes from the same inputs")
     p.add_argument("files", nargs="+")
     a = p.parse_args()
     a.device = shlex.split(a.device)
@@ -226,6 +255,19 @@ def main():
         return ecp5_tool(name, a.build)
 
     label = a.label or os.path.basename(os.path.normpath(a.out))
+    digest = inputs_digest(a)
+    summ_path = os.path.join(a.out, "summary.json")
+    if a.reuse and os.path.exists(summ_path):
+        try:
+            old = json.load(open(summ_path))
+        except ValueError:
+            old = {}
+        if old.get("digest") == digest and old.get("status") is not None and \
+                (not a.pack or old.get("bitstream") or old["status"] != 0):
+            log(f"{label}: inputs unchanged since {old.get('date')}: kept {summ_path}")
+            for line in old.get("lines", []):
+                log(line)
+            return old["status"]
     summary = {"label": label, "family": a.family, "device": " ".join(a.device),
                "top": a.top, "params": dict(a.params), "freq_mhz": a.freq,
                "date": time.strftime("%Y-%m-%d"), "synth": None, "pnr": None,
@@ -241,6 +283,9 @@ def main():
         json.dump(summary, open(os.path.join(a.out, "summary.json"), "w"), indent=1)
         return 1
     summary["synth"] = {"ok": True, "seconds": round(secs), **cells}
+    # Partial record (no digest: never reused): a run stopped during the
+    # long place and route still leaves its synthesis figures.
+    json.dump(summary, open(summ_path, "w"), indent=1)
     log(f"{label}: synthesis {secs:.0f} s: " +
         " ".join(f"{k}={v}" for k, v in cells.items()))
 
@@ -278,7 +323,10 @@ def main():
                 summary["bitstream"] = result
                 log(f"{label}: bitstream {result} ({os.path.getsize(result)} bytes)")
 
-    json.dump(summary, open(os.path.join(a.out, "summary.json"), "w"), indent=1)
+    summary["digest"] = digest
+    summary["status"] = status
+    summary["lines"] = LINES
+    json.dump(summary, open(summ_path, "w"), indent=1)
     return status
 
 

@@ -20,20 +20,38 @@ module simty_alu (
   assign lt_o  = (a_i[31] != b_i[31]) ? a_i[31] : diff[31];
   assign eq_o  = a_i == b_i;
 
-  wire [4:0] sh = b_i[4:0];
+  // One right shifter serves all three shifts: a left shift is a right
+  // shift of the bit-reversed operand, reversed back.
+  wire        left = op_i == 4'd2;
+  wire [4:0]  sh   = b_i[4:0];
+  reg  [31:0] a_rev, s_rev;
+  integer k;
   always @* begin
-    case (op_i)
-      4'd0, 4'd1: res_o = diff[31:0];
-      4'd2: res_o = a_i << sh;
-      4'd3: res_o = {31'd0, lt_o};
-      4'd4: res_o = {31'd0, ltu_o};
-      4'd5: res_o = a_i ^ b_i;
-      4'd6: res_o = a_i >> sh;
-      4'd7: res_o = $signed(a_i) >>> sh;
-      4'd8: res_o = a_i | b_i;
-      4'd9: res_o = a_i & b_i;
-      default: res_o = diff[31:0];
-    endcase
+    for (k = 0; k < 32; k = k + 1) a_rev[k] = a_i[31 - k];
+  end
+  wire [31:0] s_in  = left ? a_rev : a_i;
+  wire        fill  = op_i == 4'd7 && a_i[31];
+  // verilator lint_off UNUSEDSIGNAL
+  wire [32:0] s_full = $signed({fill, s_in}) >>> sh;   // bit 32: fill only
+  // verilator lint_on UNUSEDSIGNAL
+  wire [31:0] s_out = s_full[31:0];
+  always @* begin
+    for (k = 0; k < 32; k = k + 1) s_rev[k] = s_out[31 - k];
+  end
+
+  // Result: AND-OR of one-hot groups (cheaper than a wide case mux).
+  // Logic ops in one LUT per bit: op 5 xor, 8 or, 9 and.
+  wire is_add   = op_i == 4'd0 || op_i == 4'd1 || op_i > 4'd9;
+  wire is_shl   = left;
+  wire is_shr   = op_i == 4'd6 || op_i == 4'd7;
+  wire is_logic = op_i == 4'd5 || op_i == 4'd8 || op_i == 4'd9;
+  wire is_slt   = op_i == 4'd3;
+  wire is_sltu  = op_i == 4'd4;
+  wire [31:0] lg = op_i[3] ? (op_i[0] ? (a_i & b_i) : (a_i | b_i)) : (a_i ^ b_i);
+  always @* begin
+    res_o = ({32{is_add}} & diff[31:0]) | ({32{is_shl}} & s_rev) |
+            ({32{is_shr}} & s_out) | ({32{is_logic}} & lg);
+    res_o[0] = res_o[0] | (is_slt && lt_o) | (is_sltu && ltu_o);
   end
 
 endmodule

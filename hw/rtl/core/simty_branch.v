@@ -44,6 +44,7 @@ module simty_branch #(
   output reg  [3:0]           fault_cause_o,
   output reg  [LANE_BITS-1:0] fault_lane_o,
   output reg  [31:0]          fault_addr_o,
+  output wire [29:0]          target_o,    // branch / jal target
   output wire                 divergent_o,
   output wire                 replay_ind_o,
   output wire                 replay_mem_o
@@ -55,6 +56,7 @@ module simty_branch #(
 
   wire [29:0] pc4 = pc_i + 30'd1;
   wire [31:0] rel = {pc_i, 2'b00} + imm_i;   // branch / jal target
+  assign target_o = rel[31:2];
 
   // depth after a call or return, saturating
   reg [7:0] dnext;
@@ -96,16 +98,35 @@ module simty_branch #(
   assign replay_ind_o = jalr_i && same != mask_i;
   assign replay_mem_o = mem_i && served_i != mask_i;
 
+  // One jump target for branch, jal and jalr (the leader's target), one
+  // misalignment test and one target mux.
+  wire [31:0] tgt    = jalr_i ? t_lead : rel;
+  wire        tmis   = tgt[1];               // targets are even
+  wire        jump   = jal_i || jalr_i || (branch_i && taken != {LANES{1'b0}});
+  wire        ctl_ok = !oor_i && !illegal_i && !ebreak_i && !ecall_i;
+  wire        split  = jalr_i || mem_i;      // replay at the same pc
+  wire [LANES-1:0] goes = jalr_i ? same : served_i;
+
   always @* begin
-    x_valid_o = 1'b1;
-    x_pc_o    = pc4;
-    x_depth_o = depth_i;
+    x_valid_o = !(ecall_i && !oor_i && !illegal_i && !ebreak_i);  // threads end
+    x_pc_o    = (ctl_ok && jump) ? tgt[31:2] : pc4;
+    x_depth_o = (ctl_ok && (jal_i || jalr_i)) ? dnext : depth_i;
     x_mask_o  = mask_i;
     y_valid_o = 1'b0;
-    y_pc_o    = pc4;
+    y_pc_o    = split ? pc_i : pc4;
     y_depth_o = depth_i;
     y_mask_o  = mask_i & ~taken;
     retire_o  = mask_i;
+    if (ctl_ok && branch_i && taken != {LANES{1'b0}}) begin
+      x_mask_o  = taken;
+      y_valid_o = taken != mask_i;
+    end
+    if (ctl_ok && split) begin
+      x_mask_o  = goes;
+      retire_o  = goes;
+      y_valid_o = goes != mask_i;
+      y_mask_o  = mask_i & ~goes;
+    end
     fault_o       = 1'b0;
     fault_cause_o = SIMTY_FAULT_NONE;
     fault_lane_o  = leader_i;
@@ -121,47 +142,11 @@ module simty_branch #(
     end else if (ebreak_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_EBREAK;
-    end else if (ecall_i) begin
-      x_valid_o = 1'b0;                       // the threads end
-    end else if (branch_i) begin
-      if (taken != {LANES{1'b0}}) begin
-        if (rel[1:0] != 2'b00) begin
-          fault_o       = 1'b1;
-          fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
-          fault_lane_o  = taken_low;
-          fault_addr_o  = rel;
-        end
-        x_pc_o    = rel[31:2];
-        x_mask_o  = taken;
-        y_valid_o = taken != mask_i;
-      end
-    end else if (jal_i) begin
-      if (rel[1:0] != 2'b00) begin
-        fault_o       = 1'b1;
-        fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
-        fault_addr_o  = rel;
-      end
-      x_pc_o    = rel[31:2];
-      x_depth_o = dnext;
-    end else if (jalr_i) begin
-      if (t_lead[1]) begin
-        fault_o       = 1'b1;
-        fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
-        fault_addr_o  = t_lead;
-      end
-      x_pc_o    = t_lead[31:2];
-      x_depth_o = dnext;
-      x_mask_o  = same;
-      retire_o  = same;
-      y_valid_o = same != mask_i;
-      y_pc_o    = pc_i;
-      y_mask_o  = mask_i & ~same;
-    end else if (mem_i) begin
-      x_mask_o  = served_i;
-      retire_o  = served_i;
-      y_valid_o = served_i != mask_i;
-      y_pc_o    = pc_i;
-      y_mask_o  = mask_i & ~served_i;
+    end else if (!ecall_i && jump && tmis) begin
+      fault_o       = 1'b1;
+      fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
+      fault_addr_o  = tgt;
+      if (branch_i) fault_lane_o = taken_low;
     end
   end
 

@@ -99,6 +99,9 @@ module simty_core #(
     .disp_valid_i  (disp_go),
     .disp_warp_i   (dispatch_warp_i),
     .disp_pc_i     (dispatch_pc_i[31:2]),
+    .adv_valid_i   (ibw_we),
+    .adv_warp_i    (ibw_warp),
+    .adv_pc_i      (pred_pc),
     .fs_valid_o    (fs_valid),
     .fs_warp_o     (fs_warp),
     .fs_pc_o       (fs_pc),
@@ -113,6 +116,8 @@ module simty_core #(
   wire [EPOCH_BITS-1:0] ibw_epoch;
   wire [4:0]            ibw_rs1, ibw_rs2, ibw_rd;
   wire                  ibw_use1, ibw_use2, ibw_wr;
+  wire                  ibw_pred;
+  wire [29:0]           pred_pc;
 
   simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                 .CODE_SIZE(CODE_SIZE)) u_fetch (
@@ -140,7 +145,9 @@ module simty_core #(
     .ib_rd_o       (ibw_rd),
     .ib_use1_o     (ibw_use1),
     .ib_use2_o     (ibw_use2),
-    .ib_wr_o       (ibw_wr)
+    .ib_wr_o       (ibw_wr),
+    .ib_pred_o     (ibw_pred),
+    .pred_pc_o     (pred_pc)
   );
 
   // ------------------------------------------------------------------
@@ -155,6 +162,7 @@ module simty_core #(
   wire [31:0]        ibr_word;
   wire               ibr_oor;
   wire [EPOCH_BITS-1:0] ibr_epoch;
+  wire               ibr_pred;
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS)) u_ibuf (
     .clk_i        (clk_i),
@@ -171,6 +179,7 @@ module simty_core #(
     .use1_i       (ibw_use1),
     .use2_i       (ibw_use2),
     .wr_i         (ibw_wr),
+    .pred_i       (ibw_pred),
     .flush_i      (ib_flush),
     .issue_i      (issue),
     .issue_warp_i (issue_warp),
@@ -184,7 +193,8 @@ module simty_core #(
     .rd_pc_o      (ibr_pc),
     .rd_word_o    (ibr_word),
     .rd_oor_o     (ibr_oor),
-    .rd_epoch_o   (ibr_epoch)
+    .rd_epoch_o   (ibr_epoch),
+    .rd_pred_o    (ibr_pred)
   );
 
   wire                 rr1_valid, rr1_use2;
@@ -195,11 +205,17 @@ module simty_core #(
   wire [31:0]          rr2_word;
   wire                 rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
+  wire                 rr2_pred;
   wire [4:0]           rr2_rs2, rr2_rd;
   wire                 rr2_use2, rr2_wr;
   reg                  ex_valid;
   reg  [WARP_BITS-1:0] ex_warp;
   reg                  ex_wr;
+  reg                  mb_valid, mb_wr;
+  reg  [4:0]           mb_rd;
+  reg                  ga_valid, ga_wr;
+  reg  [WARP_BITS-1:0] ga_warp;
+  reg  [4:0]           ga_rd;
   reg  [4:0]           ex_rd;
   wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked &
                                      {WARPS{!fault_q && !halt_i}};
@@ -224,6 +240,10 @@ module simty_core #(
     .ex_warp_i    (ex_warp),
     .ex_wr_i      (ex_wr),
     .ex_rd_i      (ex_rd),
+    .ga_valid_i   (ga_valid),
+    .ga_warp_i    (ga_warp),
+    .ga_wr_i      (ga_wr),
+    .ga_rd_i      (ga_rd),
     .issue_o      (issue),
     .issue_warp_o (issue_warp)
   );
@@ -256,6 +276,7 @@ module simty_core #(
     .ib_word_i    (ibr_word),
     .ib_oor_i     (ibr_oor),
     .ib_epoch_i   (ibr_epoch),
+    .ib_pred_i    (ibr_pred),
     .rr1_valid_o  (rr1_valid),
     .rr1_warp_o   (rr1_warp),
     .rr1_use2_o   (rr1_use2),
@@ -265,6 +286,7 @@ module simty_core #(
     .rr2_word_o   (rr2_word),
     .rr2_oor_o    (rr2_oor),
     .rr2_epoch_o  (rr2_epoch),
+    .rr2_pred_o   (rr2_pred),
     .rr2_rs2_o    (rr2_rs2),
     .rr2_rd_o     (rr2_rd),
     .rr2_use2_o   (rr2_use2),
@@ -336,6 +358,7 @@ module simty_core #(
   reg  [31:0]           ex_word;
   reg                   ex_oor;
   reg  [EPOCH_BITS-1:0] ex_epoch;
+  reg                   ex_pred;
   reg  [3:0]            ex_alu_op;
   reg                   ex_a_pc, ex_b_imm;
   reg  [31:0]           ex_imm;
@@ -354,6 +377,7 @@ module simty_core #(
     ex_word    <= rr2_word;
     ex_oor     <= rr2_oor;
     ex_epoch   <= rr2_epoch;
+    ex_pred    <= rr2_pred;
     ex_rs2     <= rr2_rs2;
     ex_use2    <= rr2_use2;
     ex_rd      <= rr2_rd;
@@ -415,13 +439,11 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
-  reg                   mb_valid;
   reg  [29:0]           mb_pc;
   reg  [31:0]           mb_word;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
-  reg  [4:0]            mb_rd;
-  reg                   mb_wr;
+  reg                   mb_pred;
   reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
@@ -439,6 +461,7 @@ module simty_core #(
     mb_word     <= ex_word;
     mb_oor      <= ex_oor;
     mb_epoch    <= ex_epoch;
+    mb_pred     <= ex_pred;
     mb_rd       <= ex_rd;
     mb_wr       <= ex_wr;
     mb_branch   <= ex_branch;
@@ -516,6 +539,7 @@ module simty_core #(
   wire [LANE_BITS-1:0] br_flane;
   wire [31:0]          br_faddr;
   wire                 divergent, replay_ind, replay_mem;
+  wire [29:0]          br_target;
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_branch (
     .mask_i        (mmask),
@@ -553,6 +577,7 @@ module simty_core #(
     .fault_cause_o (br_cause),
     .fault_lane_o  (br_flane),
     .fault_addr_o  (br_faddr),
+    .target_o      (br_target),
     .divergent_o   (divergent),
     .replay_ind_o  (replay_ind),
     .replay_mem_o  (replay_mem)
@@ -595,6 +620,7 @@ module simty_core #(
     .y_depth_i     (y_depth),
     .y_mask_i      (y_mask),
     .hold_i        (hold),
+    .pnext_i       (mb_pred ? br_target : mb_pc + 30'd1),
     .redir_valid_o (redir_valid),
     .redir_pc_o    (redir_pc),
     .end_o         (ended_now),
@@ -664,9 +690,7 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Stage 9: gather
   // ------------------------------------------------------------------
-  reg                  ga_valid, ga_wr, ga_load, ga_uns, ga_link;
-  reg  [WARP_BITS-1:0] ga_warp;
-  reg  [4:0]           ga_rd;
+  reg                  ga_load, ga_uns, ga_link;
   reg  [LANES-1:0]     ga_mask;
   reg  [1:0]           ga_size;
   reg  [29:0]          ga_pc;

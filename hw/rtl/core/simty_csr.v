@@ -25,7 +25,7 @@ module simty_csr #(
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
       case (sel_i)
-        3'd0: value_o[32*l +: 32] = hart0 + l;
+        3'd0: value_o[32*l +: 32] = hart0 | l;   // hart0 is a multiple of LANES
         3'd1: value_o[32*l +: 32] = base_tid_i + l;
         3'd2: value_o[32*l +: 32] = nthreads_i;
         3'd3: value_o[32*l +: 32] = NLANES;

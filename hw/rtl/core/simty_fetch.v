@@ -35,7 +35,11 @@ module simty_fetch #(
   output wire [4:0]            ib_rd_o,
   output reg                   ib_use1_o,
   output reg                   ib_use2_o,
-  output reg                   ib_wr_o
+  output reg                   ib_wr_o,
+  // Prediction: a backward conditional branch or a jal is predicted taken
+  // (ib_pred_o); pred_pc_o is where the warp's fetch continues.
+  output wire                  ib_pred_o,
+  output wire [29:0]           pred_pc_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -85,6 +89,18 @@ module simty_fetch #(
   assign ib_rs1_o   = word[19:15];
   assign ib_rs2_o   = word[24:20];
   assign ib_rd_o    = word[11:7];
+
+  // Prediction (a loop's back edge, a call or a jump). A target that is
+  // not 4-aligned is not predicted: the jump faults if it executes.
+  // immediates without their bit 0 (always zero)
+  wire [30:0] imm_b = {{20{word[31]}}, word[7], word[30:25], word[11:8]};
+  wire [30:0] imm_j = {{12{word[31]}}, word[19:12], word[20], word[30:21]};
+  wire        is_jal = opc == 7'b1101111;
+  wire        is_bwd = opc == 7'b1100011 && word[31];
+  wire [30:0] pimm   = is_jal ? imm_j : imm_b;
+  wire [29:0] ptgt   = pc_q + pimm[30:1];
+  assign ib_pred_o = (is_jal || is_bwd) && !oor_q && !pimm[0];
+  assign pred_pc_o = ib_pred_o ? ptgt : pc_q + 30'd1;
 
   // Predecode: which operands come from registers. x0 is never read from
   // the banks (it is forced to zero) nor written.

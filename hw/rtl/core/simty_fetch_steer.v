@@ -1,6 +1,8 @@
 // simty_fetch_steer: pipeline stage 1, fetch steering. Picks a warp round
-// robin, reads its speculative pc and predicts the next one (pc + 4); the
-// membership stage redirects a warp when its hot path goes elsewhere.
+// robin and reads its speculative pc. The next pc is predicted by fetch /
+// predecode (pc + 4, or the target of a backward branch or a jal), which
+// writes it back: a warp is not fetched again before that. The membership
+// stage redirects a warp when its hot path goes elsewhere.
 `default_nettype none
 
 module simty_fetch_steer #(
@@ -12,13 +14,18 @@ module simty_fetch_steer #(
   input  wire                  rst_i,
   input  wire [WARPS-1:0]      elig_i,        // may fetch this cycle
   // Redirect from membership (a busy warp) and dispatch (an idle warp):
-  // never the same warp in one cycle.
+  // never in the same cycle (membership holds dispatch back).
   input  wire                  redir_valid_i,
   input  wire [WARP_BITS-1:0]  redir_warp_i,
   input  wire [29:0]           redir_pc_i,
   input  wire                  disp_valid_i,
   input  wire [WARP_BITS-1:0]  disp_warp_i,
   input  wire [29:0]           disp_pc_i,
+  // Fetch / predecode advances the warp it just fetched to its predicted
+  // next pc (pc + 4, or a predicted jump target)
+  input  wire                  adv_valid_i,
+  input  wire [WARP_BITS-1:0]  adv_warp_i,
+  input  wire [29:0]           adv_pc_i,
   output reg                   fs_valid_o,
   output reg  [WARP_BITS-1:0]  fs_warp_o,
   output reg  [29:0]           fs_pc_o,       // word address
@@ -47,34 +54,23 @@ module simty_fetch_steer #(
     fs_pc_o = spc_q[fs_warp_o];
   end
 
+  wire [29:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
+
   genvar w;
   generate
     for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
       wire redir_here = redir_valid_i && redir_warp_i == w;
       wire disp_here  = disp_valid_i && disp_warp_i == w;
-      wire fetch_here = fs_valid_o && fs_warp_o == w;
-      reg [29:0]           spc_d;
-      reg [EPOCH_BITS-1:0] epoch_d;
-      always @* begin
-        spc_d   = spc_q[w];
-        epoch_d = epoch_q[w];
-        if (disp_here) begin
-          spc_d   = disp_pc_i;
-          epoch_d = epoch_q[w] + 1'b1;
-        end else if (redir_here) begin
-          spc_d   = redir_pc_i;
-          epoch_d = epoch_q[w] + 1'b1;
-        end else if (fetch_here) begin
-          spc_d   = spc_q[w] + 30'd1;
-        end
-      end
+      wire adv_here   = adv_valid_i && adv_warp_i == w;
+      // One shared incrementer: only the fetched warp advances.
       always @(posedge clk_i) begin
         if (rst_i) begin
           spc_q[w]   <= 30'd0;
           epoch_q[w] <= {EPOCH_BITS{1'b0}};
         end else begin
-          spc_q[w]   <= spc_d;
-          epoch_q[w] <= epoch_d;
+          if (disp_here || redir_here) spc_q[w] <= new_pc;
+          else if (adv_here) spc_q[w] <= adv_pc_i;
+          if (disp_here || redir_here) epoch_q[w] <= epoch_q[w] + 1'b1;
         end
       end
       assign epoch_o[w*EPOCH_BITS +: EPOCH_BITS] = epoch_q[w];

@@ -23,6 +23,7 @@ module simty_ibuf #(
   input  wire                  use1_i,
   input  wire                  use2_i,
   input  wire                  wr_i,
+  input  wire                  pred_i,
   input  wire [WARPS-1:0]      flush_i,    // redirect / end: drop entry
   input  wire                  issue_i,
   input  wire [WARP_BITS-1:0]  issue_warp_i,
@@ -38,10 +39,11 @@ module simty_ibuf #(
   output wire [29:0]           rd_pc_o,
   output wire [31:0]           rd_word_o,
   output wire                  rd_oor_o,
-  output wire [EPOCH_BITS-1:0] rd_epoch_o
+  output wire [EPOCH_BITS-1:0] rd_epoch_o,
+  output wire                  rd_pred_o
 );
 
-  localparam integer W = 30 + 32 + 1 + EPOCH_BITS;
+  localparam integer W = 30 + 32 + 1 + EPOCH_BITS + 1;
 
   reg [WARPS-1:0] valid_q;
   reg [4:0]       rs1_q [0:WARPS-1];
@@ -89,8 +91,8 @@ module simty_ibuf #(
     .rdata_o (rdata),
     .we_i    (we_i),
     .waddr_i (wwarp_i),
-    .wdata_i ({pc_i, word_i, oor_i, epoch_i})
+    .wdata_i ({pc_i, word_i, oor_i, epoch_i, pred_i})
   );
-  assign {rd_pc_o, rd_word_o, rd_oor_o, rd_epoch_o} = rdata;
+  assign {rd_pc_o, rd_word_o, rd_oor_o, rd_epoch_o, rd_pred_o} = rdata;
 
 endmodule

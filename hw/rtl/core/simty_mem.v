@@ -40,16 +40,17 @@ module simty_mem #(
   wire [31:0] lead_addr = addr_i[32*leader_i +: 32];
   wire [31:0] lead_line = lead_addr >> LINE_SHIFT;
 
+  // Range checks on aligned addresses only (a misaligned lane faults as
+  // misaligned whatever its range): an aligned access of any size is in
+  // DATA iff its first byte is, and in CONSOLE iff its word is. DATA lies
+  // in one 16 MiB-aligned window, so the checks are constant compares.
+  localparam [31:0] DB = SIMTY_DATA_BASE;
+  localparam [31:0] CA = SIMTY_CONSOLE_ADDR;
+  localparam [24:0] DS = DATA_SIZE[24:0];
   reg [LANES-1:0] mis, bad;
-  reg [31:0]      a, off_d, off_c;
-  reg [31:0]      last_d, last_c;
+  reg [31:0]      a;
   integer l;
   always @* begin
-    case (size_i)
-      2'd0: begin last_d = DATA_SIZE - 32'd1; last_c = 32'd3; end
-      2'd1: begin last_d = DATA_SIZE - 32'd2; last_c = 32'd2; end
-      default: begin last_d = DATA_SIZE - 32'd4; last_c = 32'd0; end
-    endcase
     fault_o       = 1'b0;
     fault_lane_o  = {LANE_BITS{1'b0}};
     fault_addr_o  = 32'd0;
@@ -57,10 +58,10 @@ module simty_mem #(
     served_o      = {LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
       a      = addr_i[32*l +: 32];
-      off_d  = a - SIMTY_DATA_BASE;
-      off_c  = a - SIMTY_CONSOLE_ADDR;
       mis[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
-      bad[l] = mis[l] || !(off_d <= last_d || (store_i && off_c <= last_c));
+      bad[l] = mis[l] ||
+               !((a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS) ||
+                 (store_i && a[31:2] == CA[31:2]));
       served_o[l] = mask_i[l] && (a >> LINE_SHIFT) == lead_line;
     end
     // Lowest faulting lane: scan down so the lowest one is left.
@@ -77,36 +78,46 @@ module simty_mem #(
     end
   end
 
-  wire [31:0] lead_off_c = lead_addr - SIMTY_CONSOLE_ADDR;
-  assign console_o   = store_i && lead_off_c < 32'd4;
+  assign console_o   = store_i && lead_addr[31:2] == CA[31:2];
   assign dmem_en_o   = valid_i && (load_i || store_i) && !fault_o && !console_o;
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
-  // Store merge: lanes in ascending order, so the higher lane's bytes win.
-  reg [31:0] sd;
-  reg [3:0]  be;
-  reg [31:0] widx;
-  integer j, b;
+  // Store merge: for every byte of the line, the highest served lane
+  // whose store covers it wins (lanes apply in ascending order).
+  reg [32*LANES-1:0]      sd;     // per lane: store data, replicated
+  reg [4*LANES*LANES-1:0] cov;    // per lane: the line bytes it writes
+  reg [31:0]      sa;
+  reg [3:0]       be;
+  integer j, b, q;
+  always @* begin
+    for (q = 0; q < LANES; q = q + 1) begin
+      sa = addr_i[32*q +: 32];
+      case (size_i)
+        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  be = 4'b0001 << sa[1:0]; end
+        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; be = sa[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; be = 4'b1111; end
+      endcase
+      cov[4*LANES*q +: 4*LANES] = {4*LANES{1'b0}};
+      for (j = 0; j < LANES; j = j + 1)
+        if (served_o[q] && ((sa >> 2) & WORD_MASK) == j) cov[4*LANES*q + 4*j +: 4] = be;
+    end
+  end
+  wire wr = dmem_en_o && store_i;
+  // Per line byte: the index of the highest covering lane, then one mux
+  // by index (a byte no lane covers is not enabled; its data is don't-care).
+  reg [LANE_BITS-1:0] win;
+  reg                 any;
   always @* begin
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
-    for (l = 0; l < LANES; l = l + 1) begin
-      a    = addr_i[32*l +: 32];
-      widx = (a >> 2) & WORD_MASK;
-      case (size_i)
-        2'd0: begin sd = {4{sdata_i[32*l +: 8]}};  be = 4'b0001 << a[1:0]; end
-        2'd1: begin sd = {2{sdata_i[32*l +: 16]}}; be = a[1] ? 4'b1100 : 4'b0011; end
-        default: begin sd = sdata_i[32*l +: 32]; be = 4'b1111; end
-      endcase
-      for (j = 0; j < LANES; j = j + 1) begin
-        if (dmem_en_o && store_i && served_o[l] && widx == j) begin
-          for (b = 0; b < 4; b = b + 1) begin
-            if (be[b]) begin
-              dmem_be_o[4*j + b]        = 1'b1;
-              dmem_wdata_o[32*j + 8*b +: 8] = sd[8*b +: 8];
-            end
-          end
-        end
+    for (j = 0; j < LANES; j = j + 1) begin
+      for (b = 0; b < 4; b = b + 1) begin
+        win = {LANE_BITS{1'b0}};
+        any = 1'b0;
+        for (q = 0; q < LANES; q = q + 1)
+          if (cov[4*LANES*q + 4*j + b]) begin win = q[LANE_BITS-1:0]; any = 1'b1; end
+        dmem_be_o[4*j + b] = wr && any;
+        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
       end
     end
   end

@@ -47,6 +47,7 @@ module simty_membership #(
   input  wire [7:0]            y_depth_i,
   input  wire [LANES-1:0]      y_mask_i,
   input  wire                  hold_i,       // matched but must replay
+  input  wire [29:0]           pnext_i,      // where its fetch stream went
   output wire                  redir_valid_o,
   output wire [29:0]           redir_pc_o,
   output wire                  end_o,        // the MB warp has no thread left
@@ -126,9 +127,14 @@ module simty_membership #(
   wire [PW-1:0] Y = mk(y_valid_i, y_depth_i, y_pc_i, y_mask_i);
   wire [PW-1:0] H = lost_q ? {PW{1'b0}} : h2;
   wire xv = x_valid_i, yv = y_valid_i, hv = pv(H);
-  wire eq_xy = xv && yv && eqk(X, Y);
-  wire eq_xh = xv && hv && eqk(X, H);
-  wire eq_yh = yv && hv && eqk(Y, H);
+  // One magnitude comparison per pair (the reverse order is "neither
+  // greater nor equal"); merged paths keep their keys.
+  wire g_xy = gt(X, Y), g_xh = gt(X, H), g_yh = gt(Y, H);
+  wire k_xy = eqk(X, Y), k_xh = eqk(X, H), k_yh = eqk(Y, H);
+  wire g_yx = !g_xy && !k_xy, g_hx = !g_xh && !k_xh, g_hy = !g_yh && !k_yh;
+  wire eq_xy = xv && yv && k_xy;
+  wire eq_xh = xv && hv && k_xh;
+  wire eq_yh = yv && hv && k_yh;
   wire mxv = xv;
   wire myv = yv && !eq_xy;
   wire mhv = hv && !eq_xh && !eq_yh;
@@ -138,9 +144,9 @@ module simty_membership #(
   wire [PW-1:0] MX = mk(mxv, x_depth_i, x_pc_i, mxm);
   wire [PW-1:0] MY = mk(myv, y_depth_i, y_pc_i, mym);
   wire [PW-1:0] MH = mk(mhv, pdep(H), ppc(H), pmask(H));
-  wire [1:0] rx = {1'b0, myv && gt(MY, MX)} + {1'b0, mhv && gt(MH, MX)};
-  wire [1:0] ry = {1'b0, mxv && gt(MX, MY)} + {1'b0, mhv && gt(MH, MY)};
-  wire [1:0] rh = {1'b0, mxv && gt(MX, MH)} + {1'b0, myv && gt(MY, MH)};
+  wire [1:0] rx = {1'b0, myv && g_yx} + {1'b0, mhv && g_hx};
+  wire [1:0] ry = {1'b0, mxv && g_xy} + {1'b0, mhv && g_hy};
+  wire [1:0] rh = {1'b0, mxv && g_xh} + {1'b0, myv && g_yh};
   wire [1:0] cnt = {1'b0, mxv} + {1'b0, myv} + {1'b0, mhv};
   wire [1:0] incnt = {1'b0, xv} + {1'b0, yv} + {1'b0, hv};
   wire [1:0] r_h = eq_xh ? rx : (eq_yh ? ry : rh);
@@ -165,7 +171,7 @@ module simty_membership #(
   wire          ended = commit_i && cnt == 2'd0;
   assign end_o    = ended;
   assign redir_valid_o = hold_i || (commit_i && (ended || push || rebal || stale_i ||
-                                                 ppc(s1) != mb_pc_i + 30'd1));
+                                                 ppc(s1) != pnext_i));
   assign redir_pc_o = hold_i ? mb_pc_i : ppc(s1);
 
   // ---- CCT and its sorter ----
@@ -233,8 +239,10 @@ module simty_membership #(
 
   // Port owners: the MB update first, then dispatch, then the sorter.
   wire upd_we  = commit_i;
-  assign disp_ready_o = !upd_we;
-  wire disp_go = disp_valid_i && !upd_we;
+  // Dispatch also waits for a replay (hold) so that it never redirects
+  // fetch in the same cycle as the update does (one shared pc mux there).
+  assign disp_ready_o = !upd_we && !hold_i;
+  wire disp_go = disp_valid_i && disp_ready_o;
   wire port_cct_free = !push;
   wire port_h2_free  = !upd_we && !disp_go;
 

@@ -1,8 +1,10 @@
 // simty_operand: pipeline stages 5-6, two-cycle operand collection. Stage
 // RR1 reads the first source from the warp's bank, RR2 the second (an
 // instruction with two sources holds its bank two cycles). Values are
-// patched per lane from the write-back port (this cycle and the last one),
-// the masked bypass that keeps a lane's value when it did not write.
+// patched per lane from the write-back port (the first operand from this
+// cycle's write, the second from the last cycle's: the scheduler keeps
+// every other case out), the masked bypass that keeps a lane's value when
+// it did not write.
 `default_nettype none
 
 module simty_operand #(
@@ -27,6 +29,7 @@ module simty_operand #(
   input  wire [31:0]            ib_word_i,
   input  wire                   ib_oor_i,
   input  wire [EPOCH_BITS-1:0]  ib_epoch_i,
+  input  wire                   ib_pred_i,
   // Stage views
   output reg                    rr1_valid_o,
   output reg  [WARP_BITS-1:0]   rr1_warp_o,
@@ -37,6 +40,7 @@ module simty_operand #(
   output reg  [31:0]            rr2_word_o,
   output reg                    rr2_oor_o,
   output reg  [EPOCH_BITS-1:0]  rr2_epoch_o,
+  output reg                    rr2_pred_o,
   output reg  [4:0]             rr2_rs2_o,
   output reg  [4:0]             rr2_rd_o,
   output reg                    rr2_use2_o,
@@ -88,6 +92,7 @@ module simty_operand #(
     rr2_word_o  <= ib_word_i;
     rr2_oor_o   <= ib_oor_i;
     rr2_epoch_o <= ib_epoch_i;
+    rr2_pred_o  <= ib_pred_i;
     rr2_rs1     <= rr1_rs1;
     rr2_rs2_o   <= rr1_rs2;
     rr2_rd_o    <= rr1_rd;
@@ -124,7 +129,6 @@ module simty_operand #(
   wire [BA-1:0] waddr = baddr(wb_warp_i, wb_rd_i);
 
   wire hit1_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs1 && rr2_use1;
-  wire hit1_wb2 = wb2_we_i && wb2_warp_i == rr2_warp_o && wb2_rd_i == rr2_rs1 && rr2_use1;
   wire hit2_wb2 = wb2_we_i && wb2_warp_i == ex_warp_i  && wb2_rd_i == ex_rs2_i && ex_use2_i;
 
   genvar l;
@@ -145,7 +149,6 @@ module simty_operand #(
       reg [31:0] op1, op2;
       always @* begin
         op1 = rr2_use1 ? (rr2_par ? rd_o : rd_e) : 32'd0;
-        if (hit1_wb2 && wb2_mask_i[l]) op1 = wb2_data_i[32*l +: 32];
         if (hit1_wb && wb_mask_i[l])   op1 = wb_data_i[32*l +: 32];
         op2 = ex_use2_i ? (ex_par ? rd_o : rd_e) : 32'd0;
         if (hit2_wb2 && wb2_mask_i[l]) op2 = wb2_data_i[32*l +: 32];

@@ -20,22 +20,52 @@ module simty_regfile #(
 
   localparam integer DEPTH = 1 << BA;
 
-  simty_ram_1r1w #(.WIDTH(32), .DEPTH(DEPTH), .ABITS(BA)) u_even (
-    .clk_i (clk_i), .re_i (1'b1), .raddr_i (raddr_e_i), .rdata_o (rdata_e_o),
-    .we_i (we_i && !wpar_i), .waddr_i (waddr_i), .wdata_i (wdata_i)
-  );
+  // The banks are declared here rather than with simty_ram_1r1w so that
+  // they can waive the read/write collision check: when a bank is read
+  // and written at the same address in one cycle, the operand stage
+  // always replaces the value read with the written one (the wb2 bypass
+  // covers exactly the lanes that wrote), so the value read then is never
+  // used. Without the waiver Yosys wraps every block RAM in a 32-bit
+  // collision register and comparator.
+  (* no_rw_check *) reg [31:0] even_q [0:DEPTH-1];
+  reg [31:0] rd_e_q;
+  always @(posedge clk_i) begin
+    if (we_i && !wpar_i) even_q[waddr_i] <= wdata_i;
+    rd_e_q <= even_q[raddr_e_i];
+  end
+  assign rdata_e_o = rd_e_q;
 
   generate
     if (WARPS > 1) begin : gen_odd
-      simty_ram_1r1w #(.WIDTH(32), .DEPTH(DEPTH), .ABITS(BA)) u_odd (
-        .clk_i (clk_i), .re_i (1'b1), .raddr_i (raddr_o_i), .rdata_o (rdata_o_o),
-        .we_i (we_i && wpar_i), .waddr_i (waddr_i), .wdata_i (wdata_i)
-      );
+      (* no_rw_check *) reg [31:0] odd_q [0:DEPTH-1];
+      reg [31:0] rd_o_q;
+      always @(posedge clk_i) begin
+        if (we_i && wpar_i) odd_q[waddr_i] <= wdata_i;
+        rd_o_q <= odd_q[raddr_o_i];
+      end
+      assign rdata_o_o = rd_o_q;
+`ifndef SYNTHESIS
+      integer j;
+      initial begin
+        for (j = 0; j < DEPTH; j = j + 1) odd_q[j] = 32'd0;
+        rd_o_q = 32'd0;
+      end
+`endif
     end else begin : gen_no_odd
       // One warp: every warp is even. The odd port reads as zero.
-      wire unused = &{1'b0, raddr_o_i};
+      wire unused = &{1'b0, raddr_o_i, wpar_i};
       assign rdata_o_o = 32'd0;
     end
   endgenerate
+
+`ifndef SYNTHESIS
+  // Simulation only: a defined start (values read before being written
+  // are those of registers a thread never set; the model reads 0).
+  integer i;
+  initial begin
+    for (i = 0; i < DEPTH; i = i + 1) even_q[i] = 32'd0;
+    rd_e_q = 32'd0;
+  end
+`endif
 
 endmodule

@@ -12,6 +12,7 @@
 // the test is "w_i equal for all written lanes" (w_l0 = p*v_l0 - l0*dm),
 // the same shape as the uniform test: per lane one multiply by the small
 // odd p (LANE_BITS-1 adds) and one by the constant i, no 32-bit multiplier.
+// Uniform is the special case D_m == 0.
 `default_nettype none
 
 module simty_vclass #(
@@ -94,20 +95,21 @@ module simty_vclass #(
     end
   endgenerate
 
+  // All written w_i equal: the affine relation holds. It holds with
+  // D_m == 0 exactly when the written values are all equal (p is odd,
+  // so p * v_i equal means v_i equal): the uniform test comes for free.
   wire [31:0] w0 = w[32*l0 +: 32];
-  reg uni, aff;
+  reg aff;
   integer q;
   always @* begin
-    uni = 1'b1;
     aff = dm_ok;
-    for (q = 0; q < LANES; q = q + 1) begin
-      if (mask_i[q] && data_i[32*q +: 32] != v0) uni = 1'b0;
+    for (q = 0; q < LANES; q = q + 1)
       if (mask_i[q] && w[32*q +: 32] != w0) aff = 1'b0;
-    end
   end
+  wire uni = dfm == 32'd0;
 
   // fm: a second written lane exists (two or more lanes wrote).
-  assign uniform_o = valid_i && fm && uni;
-  assign affine_o  = valid_i && fm && !uni && aff;
+  assign uniform_o = valid_i && fm && aff && uni;
+  assign affine_o  = valid_i && fm && aff && !uni;
 
 endmodule

@@ -61,7 +61,7 @@ module simty_ctrl_cpu #(
   reg [31:0] pc_q, pc_d;
   reg [31:0] addr_q, addr_d;    // the bus address: pc or load/store address
   reg [31:0] ir_q, ir_d;
-  reg [31:0] opb_q, opb_d;      // rs2, then store data or the shift operand
+  reg [31:0] opb_q, opb_d;      // rs2 (store data), or the shift operand
   reg [4:0]  shamt_q, shamt_d;
   reg [2:0]  trap_cause_q, trap_cause_d;
 
@@ -251,7 +251,6 @@ module simty_ctrl_cpu #(
           end else begin
             state_d = S_MEM;
             addr_d = sum[31:0];
-            opb_d = store_data;
           end
         end else if (is_shift) begin
           state_d = S_SHIFT;
@@ -312,7 +311,7 @@ module simty_ctrl_cpu #(
   assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) | exec_issue | shift_issue;
   assign bus_addr_o = (state_q == S_EXEC) ? {addr_d[31:2], 2'b00} : {addr_q[31:2], 2'b00};
   assign bus_wstrb_o = store_issue ? store_strb : 4'b0000;
-  assign bus_wdata_o = (state_q == S_EXEC) ? store_data : opb_q;
+  assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;
   assign trap_pc_o = pc_q;

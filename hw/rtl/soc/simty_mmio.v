@@ -246,7 +246,9 @@ module simty_mmio #(
       R_CON_DATA: rdata_d = {24'd0, con_head[7:0]};
       R_TIMER_LO: rdata_d = timer_q[31:0];
       R_TIMER_HI: rdata_d = timer_hi_q;
-      R_UART_DATA: rdata_d = {24'd0, uart_rx_data_i};
+      // Bit 8 says whether the read popped a byte, so a firmware may
+      // skip the UART_STATUS read on its receive path.
+      R_UART_DATA: rdata_d = uart_rx_valid_i ? {23'd0, 1'b1, uart_rx_data_i} : 32'd0;
       R_UART_STATUS: rdata_d = {27'd0, uart_tx_idle_i, uart_frame_err_i,
                                 uart_overrun_i, ~uart_tx_full_i, uart_rx_valid_i};
       default: ;

@@ -42,6 +42,7 @@ module simty_soc #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire        uart_rx_i,
   output wire        uart_tx_o,
+  output wire        uart_rts_n_o,   // 0: send more; 1: pause (to the FTDI's CTS#)
   input  wire        bridge_rx_valid_i,
   input  wire [7:0]  bridge_rx_data_i,
   output wire        bridge_rx_ready_o,
@@ -157,11 +158,14 @@ module simty_soc #(
   localparam [2:0] SEL_NONE = 3'd0, SEL_FW = 3'd1, SEL_CODE = 3'd2,
                    SEL_DATA = 3'd3, SEL_MMIO = 3'd4;
 
-  wire [31:0] code_off = cpu_addr - SIMTY_CODE_BASE;
-  wire [31:0] data_off = cpu_addr - SIMTY_DATA_BASE;
-  wire hit_fw = cpu_addr < FW_SIZE_W;   // SIMTY_FW_BASE is 0
-  wire hit_code = (cpu_addr >= SIMTY_CODE_BASE) & (code_off < CODE_SIZE);
-  wire hit_data = (cpu_addr >= SIMTY_DATA_BASE) & (data_off < DATA_SIZE);
+  // Each region's size is a power of two and its base a multiple of it
+  // (the map puts FW at 0, CODE at 64 KiB, DATA at 256 MiB; the sizes
+  // stay within the windows), so a hit is an equality on the high bits,
+  // and the RAM index is the address's low bits: no adder, no
+  // comparator after the controller's address adder.
+  wire hit_fw = (cpu_addr & ~(FW_SIZE_W - 32'd1)) == SIMTY_FW_BASE;
+  wire hit_code = (cpu_addr & ~(CODE_SIZE - 32'd1)) == SIMTY_CODE_BASE;
+  wire hit_data = (cpu_addr & ~(DATA_SIZE - 32'd1)) == SIMTY_DATA_BASE;
   wire hit_mmio = cpu_addr[31:16] == SIMTY_MMIO_BASE[31:16];
   wire cpu_read = cpu_wstrb == 4'd0;
 
@@ -176,12 +180,12 @@ module simty_soc #(
   wire [LANE_BITS:0] cpu_bank;
   generate
     if (LANES > 1) begin : gen_bank
-      assign cpu_bank = {1'b0, data_off[2 +: LANE_BITS]};
+      assign cpu_bank = {1'b0, cpu_addr[2 +: LANE_BITS]};
     end else begin : gen_one_bank
       assign cpu_bank = 1'b0;
     end
   endgenerate
-  assign cpu_row = data_off >> (2 + LANE_BITS);
+  assign cpu_row = cpu_addr >> (2 + LANE_BITS);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -212,9 +216,9 @@ module simty_soc #(
   simty_ram_be #(.WORDS(CODE_WORDS)) u_code_ram (
     .clk_i(clk_i),
     .re_i(imem_en | (cpu_code & cpu_read)),
-    .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] : code_off[CODE_AW+1:2]),
+    .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
     .rdata_o(code_rdata),
-    .we_i(cpu_code ? cpu_wstrb : 4'd0), .waddr_i(code_off[CODE_AW+1:2]),
+    .we_i(cpu_code ? cpu_wstrb : 4'd0), .waddr_i(cpu_addr[CODE_AW+1:2]),
     .wdata_i(cpu_wdata)
   );
   assign imem_rdata = code_rdata;
@@ -245,6 +249,7 @@ module simty_soc #(
   // ---- MMIO and host link ----
   wire [31:0] mmio_rdata;
   wire        rx_valid, rx_pop, tx_push, tx_full, tx_idle, rx_overrun, rx_frame_err;
+  wire        rx_almost_full;
   wire [7:0]  rx_data, tx_data;
   wire [1:0]  uart_clear;
 
@@ -286,9 +291,13 @@ module simty_soc #(
     .bridge_tx_data_o(bridge_tx_data_o), .bridge_tx_ready_i(bridge_tx_ready_i),
     .rx_valid_o(rx_valid), .rx_data_o(rx_data), .rx_pop_i(rx_pop),
     .tx_push_i(tx_push), .tx_data_i(tx_data), .tx_full_o(tx_full),
-    .tx_idle_o(tx_idle), .rx_overrun_o(rx_overrun), .rx_frame_err_o(rx_frame_err),
+    .tx_idle_o(tx_idle), .rx_almost_full_o(rx_almost_full),
+    .rx_overrun_o(rx_overrun), .rx_frame_err_o(rx_frame_err),
     .clear_i(uart_clear)
   );
+  // Hardware flow control towards the host (RTS#, active low); the byte
+  // bridge has its own back-pressure and the pin then stays low.
+  assign uart_rts_n_o = (PHY != 0) & rx_almost_full;
 
   // ---- Read data back to the controller ----
   always @* begin

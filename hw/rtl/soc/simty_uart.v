@@ -3,6 +3,11 @@
 // or by a byte bridge with valid/ready in the simulated board (PHY = 0),
 // so the FIFOs, flags and firmware are the same in both.
 //
+// rx_almost_full_o: the RX FIFO holds 3/4 of its depth or more. A board
+// drives its UART's RTS# from it (to the FTDI chip's CTS#), so the host
+// pauses before the FIFO overflows when the firmware reads bytes slower
+// than the wire brings them; a quarter of the FIFO covers the bytes the
+// host sends after the pause request.
 // rx_overrun_o: a byte arrived while the RX FIFO was full and was lost.
 // rx_frame_err_o: a byte had a zero stop bit and was dropped. Each stays
 // set until its clear_i bit. The byte bridge applies back-pressure instead of
@@ -43,6 +48,7 @@ module simty_uart #(
   input  wire [7:0] tx_data_i,
   output wire       tx_full_o,
   output wire       tx_idle_o,        // TX FIFO empty and last bit sent
+  output wire       rx_almost_full_o, // RX FIFO 3/4 full: ask the host to pause
   output reg        rx_overrun_o,
   output reg        rx_frame_err_o,
   input  wire [1:0] clear_i           // {frame_err, overrun}: clear flag
@@ -58,7 +64,7 @@ module simty_uart #(
   wire       phy_idle;
   /* verilator lint_off UNUSEDSIGNAL */
   wire       rx_empty_unused;   // the RX head's valid flag says enough
-  wire [$clog2(RX_DEPTH)+1:0] rx_level_unused;
+  wire [$clog2(RX_DEPTH)+1:0] rx_level;
   wire [$clog2(TX_DEPTH)+1:0] tx_level_unused;
   /* verilator lint_on UNUSEDSIGNAL */
 
@@ -66,7 +72,7 @@ module simty_uart #(
     .clk_i(clk_i), .rst_i(rst_i),
     .push_i(in_valid), .data_i(in_data), .full_o(rx_full),
     .valid_o(rx_valid_o), .data_o(rx_data_o), .pop_i(rx_pop_i),
-    .empty_o(rx_empty_unused), .level_o(rx_level_unused)
+    .empty_o(rx_empty_unused), .level_o(rx_level)
   );
 
   simty_fifo #(.WIDTH(8), .DEPTH(TX_DEPTH)) u_tx_fifo (
@@ -105,6 +111,8 @@ module simty_uart #(
   endgenerate
 
   assign tx_idle_o = tx_empty & phy_idle;
+  localparam integer RX_HIGH = (3 * RX_DEPTH) / 4;
+  assign rx_almost_full_o = rx_level >= RX_HIGH[$clog2(RX_DEPTH)+1:0];
 
   always @(posedge clk_i) begin
     if (rst_i) begin

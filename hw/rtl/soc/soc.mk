@@ -86,13 +86,25 @@ SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uar
   simty_mmio simty_ram_be
 
 .PHONY: soc-lint
-soc-lint:
+soc-lint: $(ARCH_VH)
 	@for top in $(SOC_LINT_TOPS); do \
 	  $(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -I$(BUILD)/gen --top-module $$top \
 	    $(SOC_RTL_DIR)/$$top.v || exit 1; \
 	done
 	$(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -GPHY=0 --top-module simty_uart \
 	  $(SOC_RTL_DIR)/simty_uart.v
+	@# The whole SoC with the core, in several shapes; soc_lint.vlt leaves
+	@# the core's own files to the core's lint suite.
+	@for params in "" "-GPHY=0" "-GWARPS=1 -GLANES=1" "-GWARPS=8 -GLANES=8" \
+	    "-GWARPS=2 -GLANES=32"; do \
+	  $(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
+	    --top-module simty_soc $$params $(SOC_RTL_DIR)/soc_lint.vlt \
+	    $(SOC_RTL_DIR)/simty_soc.v || exit 1; \
+	done
+	@for top in simty_sim_top simty_sim_uart_top; do \
+	  $(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
+	    --top-module $$top $(SOC_RTL_DIR)/soc_lint.vlt $(SIM_BOARD_DIR)/$$top.v || exit 1; \
+	done
 	@echo "soc lint: clean"
 
 TEST_SUITES += soc
@@ -104,11 +116,14 @@ test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test
 #   make simty-sim            launcher + 4x4 + firmware (what the host uses)
 #   make simty-sim-8x8        another configuration
 #   make simty-sim-4x4-vcd    the 4x4 board with --vcd support (also -fst)
+#   make simty-sim-4x4-uart   the 4x4 board with the real UART PHY (--uart-phy)
 SIM_BOARD_DIR := hw/sim/board
 SIM_BOARD_OUT := $(BUILD)/sim
 SIM_BOARD_CLK_HZ ?= 12000000
 SIM_BOARD_BAUD ?= 1000000
-SIM_BOARD_FW_SIZE ?= 32768
+# The firmware's populated RAM (firmware.mk's FW_RAM_SIZE, read when a
+# recipe runs: that fragment is included after this one).
+SIM_BOARD_FW_SIZE ?= $(shell printf '%d' $(or $(FW_RAM_SIZE),32768))
 SIM_BOARD_JOBS ?= 2
 SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
   simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v)
@@ -122,23 +137,32 @@ $(SIM_BOARD_OUT)/board_obj/%.o: $(SIM_BOARD_DIR)/%.c $(SIM_BOARD_DIR)/%.h | $(SI
 
 sim_board_w = $(word 1,$(subst x, ,$(1)))
 sim_board_l = $(word 2,$(subst x, ,$(1)))
-# $(1) = WxL, $(2) = output binary, $(3) = trace kind (0, 1 VCD, 2 FST)
-sim_board_verilate = rm -rf $(2).obj && $(VERILATOR) --cc --exe --build -j $(SIM_BOARD_JOBS) \
+# $(1) = WxL, $(2) = output binary, $(3) = trace kind (0, 1 VCD, 2 FST),
+# $(4) = 1 for the board with the real UART PHY (simty_sim_uart_top).
+# Builds in a directory of its own (shell pid) and moves the binary in
+# place at the end, so that two makes sharing build/ cannot clobber each
+# other's half-built objects.
+sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
+  $(VERILATOR) --cc --exe --build -j $(SIM_BOARD_JOBS) \
   -O3 --x-assign fast --x-initial fast --noassert -Wno-fatal -Wno-lint -Wno-style \
   $(if $(filter 1,$(3)),--trace,)$(if $(filter 2,$(3)),--trace-fst,) \
-  --top-module simty_sim_top -Mdir $(2).obj \
+  --top-module $(if $(4),simty_sim_uart_top,simty_sim_top) --prefix Vsimty_sim_top \
+  -Mdir $$tmp.obj \
   -GWARPS=$(call sim_board_w,$(1)) -GLANES=$(call sim_board_l,$(1)) \
   -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" \
   -CFLAGS "-O2 -DSIM_WARPS=$(call sim_board_w,$(1)) -DSIM_LANES=$(call sim_board_l,$(1)) \
     -DSIM_CLK_HZ=$(SIM_BOARD_CLK_HZ)ull -DSIM_BAUD=$(SIM_BOARD_BAUD)ull -DSIM_TRACE=$(3) \
+    -DSIM_FW_WORDS=$(SIM_BOARD_FW_SIZE)/4 -DSIM_UART_PHY=$(if $(4),1,0) \
     -I$(CURDIR)/$(SIM_BOARD_DIR)" \
   -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
-  $(SIM_BOARD_DIR)/simty_sim_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+  $(SIM_BOARD_DIR)/$(if $(4),simty_sim_uart_top,simty_sim_top).v $(SOC_RTL_SRCS) \
+  $(SIM_BOARD_CORE_SRCS) \
   $(CURDIR)/$(SIM_BOARD_DIR)/simty_sim_main.cpp $(abspath $(SIM_BOARD_C_OBJS)) \
-  -o $(abspath $(2)) > $(2).log 2>&1 || { cat $(2).log; exit 1; }
+  -o $$tmp > $$tmp.log 2>&1 || { cat $$tmp.log; rm -rf $$tmp.obj $$tmp.log; exit 1; }; \
+  mv -f $$tmp $(2) && rm -rf $$tmp.obj $$tmp.log
 
-SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
   $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
   $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h
 
@@ -157,10 +181,15 @@ $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst: $(SIM_BOARD_DEPS)
 	@echo "VERILATE $@"
 	@$(call sim_board_verilate,$*,$@,2)
 
+$(SIM_BOARD_OUT)/board_%/simty-sim-bin-uart: $(SIM_BOARD_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@"
+	@$(call sim_board_verilate,$*,$@,0,1)
+
 # The per-configuration binaries are reached through pattern rules only:
 # keep them (make would delete them as intermediates).
 .PRECIOUS: $(SIM_BOARD_OUT)/board_%/simty-sim-bin $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd \
-  $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst
+  $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst $(SIM_BOARD_OUT)/board_%/simty-sim-bin-uart
 
 $(BUILD)/bin/simty-sim: $(SIM_BOARD_DIR)/simty-sim.in | $(BUILD)/bin/
 	cp $< $@ && chmod +x $@
@@ -173,12 +202,14 @@ simty-sim: $(SIMTY_SIM) $(SIMTY_SIM_4X4) firmware
 
 simty-sim-%-vcd: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd firmware ;
 simty-sim-%-fst: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst firmware ;
+simty-sim-%-uart: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin-uart firmware ;
 simty-sim-%: $(SIMTY_SIM) $(SIM_BOARD_OUT)/board_%/simty-sim-bin firmware ;
 
 # ---- end-to-end test of the simulated board (suite board-e2e) ----
 BOARD_TEST_DIR := tests/board
 BOARD_TEST_OUT := $(BUILD)/tests/board
-BOARD_KERNELS := $(BOARD_TEST_OUT)/fill.elf $(BOARD_TEST_OUT)/spin.elf $(BOARD_TEST_OUT)/fault.elf
+BOARD_KERNELS := $(BOARD_TEST_OUT)/fill.elf $(BOARD_TEST_OUT)/spin.elf $(BOARD_TEST_OUT)/fault.elf \
+  $(BOARD_TEST_OUT)/chatty.elf
 .SECONDARY: $(BOARD_TEST_OUT)/
 
 $(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.c $(KERNEL_RUNTIME) | $(BOARD_TEST_OUT)/
@@ -187,19 +218,26 @@ $(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.c $(KERNEL_RUNTIME) | $(BOA
 $(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.S $(KERNEL_RUNTIME) | $(BOARD_TEST_OUT)/
 	$(SIMTY_CC) -o $@ $<
 
+# The 4x4 board (with waveforms), the 4x4 board with the real UART PHY
+# (the SoC as the FPGA boards build it, bytes as bits at the baud rate, RTS
+# flow control), and a 1x1 board (one lane: one DATA bank).
 .PHONY: test-board-e2e
-test-board-e2e: simty-sim simty-sim-4x4-vcd $(BOARD_KERNELS)
+test-board-e2e: simty-sim simty-sim-4x4-vcd simty-sim-4x4-uart simty-sim-1x1 $(BOARD_KERNELS)
 	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
 	  --kernels $(BOARD_TEST_OUT) --vcd
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	  --kernels $(BOARD_TEST_OUT) --uart-phy
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	  --kernels $(BOARD_TEST_OUT) --config 1x1
 
 TEST_SUITES += board-e2e
 
 # ---- reports (not tests) ----
 # Link throughput and simulation speed of the simulated board.
 .PHONY: bench-board soc-area soc-area-full sim-board
-bench-board: simty-sim $(BOARD_KERNELS)
+bench-board: simty-sim simty-sim-4x4-uart $(BOARD_KERNELS)
 	python3 $(BOARD_TEST_DIR)/bench_board.py --sim $(SIMTY_SIM) \
-	  --kernels $(BOARD_TEST_OUT) --baud $(SIM_BOARD_BAUD)
+	  --kernels $(BOARD_TEST_OUT) --baud $(SIM_BOARD_BAUD) --uart-phy
 
 # Yosys iCE40 area of the controller, UART and MMIO blocks.
 soc-area: $(ARCH_VH)
@@ -211,6 +249,14 @@ SOC_AREA_CONFIGS ?= 4x4
 soc-area-full: $(ARCH_VH)
 	BUILD_GEN=$(BUILD)/gen sh $(SOC_RTL_DIR)/soc_area.sh $(BUILD)/soc-area "$(SOC_AREA_CONFIGS)" \
 	  16384 4096 8192 pnr
+
+# The whole SoC on ECP5 (ULX3S 85F: 84k LUT4s, 208 DP16KD), Yosys only:
+# FW 32 KiB, CODE 32 KiB, DATA 128 KiB.
+SOC_AREA_ECP5_CONFIGS ?= 8x8
+.PHONY: soc-area-ecp5
+soc-area-ecp5: $(ARCH_VH)
+	BUILD_GEN=$(BUILD)/gen sh $(SOC_RTL_DIR)/soc_area.sh $(BUILD)/soc-area \
+	  "$(SOC_AREA_ECP5_CONFIGS)" 32768 32768 131072 ecp5
 
 # The name the host library's error message gives.
 sim-board: simty-sim

@@ -2,7 +2,7 @@
 # soc_area.sh - Yosys iCE40 area of the SoC blocks (and of the whole SoC
 # when the core is there), then nextpnr-ice40 placement on an HX8K.
 #
-#   soc_area.sh OUTDIR "WxL ..." FW_SIZE CODE_SIZE DATA_SIZE [blocks|soc|pnr]
+#   soc_area.sh OUTDIR "WxL ..." FW_SIZE CODE_SIZE DATA_SIZE [blocks|soc|pnr|ecp5]
 #
 # Prints one line per design: LUT4, flip-flops, SB_RAM40_4K, carry cells;
 # logs and netlists stay in OUTDIR.
@@ -44,16 +44,26 @@ if [ "$what" = blocks ]; then
   exit 0
 fi
 
-core_srcs=$(ls hw/rtl/core/*.v | grep -v '_tb\.v$')
+core_srcs=$(ls hw/rtl/core/*.v | grep -v '_tb\.v$' | tr '\n' ' ')
 for c in $configs; do
   w=${c%x*}
   l=${c#*x}
   chparams="-chparam WARPS $w -chparam LANES $l -chparam FW_SIZE $fw \
     -chparam CODE_SIZE $code -chparam DATA_SIZE $data -chparam BAUD 1000000 \
     -chparam LINK_FIFO_DEPTH 256 -chparam CONSOLE_DEPTH 64"
-  synth "soc_$c" simty_soc $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v \
+  [ "$what" = ecp5 ] || synth "soc_$c" simty_soc $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v \
     $rtl/simty_ram_be.v $rtl/simty_fifo.v $rtl/simty_uart.v $rtl/simty_uart_rx.v \
     $rtl/simty_uart_tx.v $core_srcs
+  if [ "$what" = ecp5 ]; then
+    yosys -q -l "$out/soc_${c}_ecp5.log" -p "read_verilog -Ihw/rtl/soc -Ihw/rtl/core \
+      -I${BUILD_GEN:-build/gen} $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v \
+      $rtl/simty_ram_be.v $rtl/simty_fifo.v $rtl/simty_uart.v $rtl/simty_uart_rx.v \
+      $rtl/simty_uart_tx.v $core_srcs; hierarchy -top simty_soc $chparams; \
+      synth_ecp5 -top simty_soc; tee -o $out/soc_${c}_ecp5.stat stat" >/dev/null
+    awk -v n="soc_${c} (ECP5)" '/LUT4/ {l=$2} /TRELLIS_FF/ {f=$2} /DP16KD/ {r=$2}
+      END {printf "%-28s %6d LUT4 %6d FF %3d DP16KD\n", n, l, f, r}' "$out/soc_${c}_ecp5.stat"
+    continue
+  fi
   if [ "$what" = pnr ]; then
     if nextpnr-ice40 --hx8k --package ct256 --json "$out/soc_$c.json" \
         --freq 12 --timing-allow-fail > "$out/soc_$c.pnr.log" 2>&1; then

@@ -2,11 +2,13 @@
 // SoC (simty_sim_top), moves bytes between its byte bridge and the host
 // socket (simty_sim_link.c), optional waveform, cycle report on exit.
 // Configuration comes from the build: SIM_WARPS, SIM_LANES, SIM_CLK_HZ,
-// SIM_BAUD, SIM_TRACE (0 none, 1 VCD, 2 FST).
+// SIM_BAUD, SIM_TRACE (0 none, 1 VCD, 2 FST), SIM_FW_WORDS, SIM_UART_PHY
+// (1: the top is simty_sim_uart_top, built with the same class name).
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "Vsimty_sim_top.h"
 #include "simty_sim_link.h"
@@ -35,11 +37,18 @@ int main(int argc, char **argv) {
                  SIM_LANES, opt.warps ? opt.warps : SIM_WARPS, opt.lanes ? opt.lanes : SIM_LANES);
     return 1;
   }
+  if (opt.uart_phy != SIM_UART_PHY) {
+    std::fprintf(stderr, "simty-sim: this binary is the board %s the UART PHY\n",
+                 SIM_UART_PHY ? "with" : "without");
+    return 1;
+  }
   if (opt.wave != SIMTY_SIM_WAVE_NONE && opt.wave != SIM_TRACE) {
     std::fprintf(stderr, "simty-sim: this binary cannot write %s waveforms\n",
                  opt.wave == SIMTY_SIM_WAVE_VCD ? "VCD" : "FST");
     return 1;
   }
+
+  if (simty_sim_check_image(argc, argv, SIM_FW_WORDS) != 0) return 1;
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
@@ -67,6 +76,9 @@ int main(int argc, char **argv) {
   unsigned long long next_rx_ok = 0, next_tx_ok = 0;
   unsigned long long cycle = 0;
   int exit_code = 0;
+  // --profile: cycles per controller word address (trap_pc_o is the pc of
+  // the instruction in progress at every cycle, not only at a trap).
+  std::vector<uint64_t> profile(opt.profile ? SIM_FW_WORDS : 0);
   auto t0 = std::chrono::steady_clock::now();
 
   top->clk_i = 0;
@@ -101,6 +113,10 @@ int main(int argc, char **argv) {
     if (trace) trace->dump(static_cast<uint64_t>(2 * cycle + 1));
 #endif
     cycle++;
+    if (opt.profile) {
+      uint32_t word = top->trap_pc_o >> 2;
+      if (word < SIM_FW_WORDS) profile[word]++;
+    }
 
     if (top->trap_o) {
       std::fprintf(stderr, "simty-sim: controller trap, cause %u at pc 0x%08x\n",
@@ -127,6 +143,16 @@ int main(int argc, char **argv) {
 #if SIM_TRACE
   if (trace) trace->close();
 #endif
+  if (opt.profile) {
+    FILE *f = std::fopen(opt.profile, "w");
+    if (!f) {
+      std::perror(opt.profile);
+    } else {
+      for (size_t w = 0; w < profile.size(); w++)
+        if (profile[w]) std::fprintf(f, "%08zx %llu\n", w * 4, (unsigned long long)profile[w]);
+      std::fclose(f);
+    }
+  }
   std::fprintf(stderr,
                "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out\n",
                cycle, secs, secs > 0 ? cycle / secs : 0.0,

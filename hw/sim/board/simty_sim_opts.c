@@ -19,7 +19,11 @@ static const char usage[] =
     "  --vcd FILE     dump a VCD waveform\n"
     "  --fst FILE     dump an FST waveform\n"
     "  --paced        pass link bytes no faster than the modelled UART\n"
+    "  --uart-phy     the board with the real UART PHY: bytes cross the\n"
+    "                 SoC's RX/TX pins bit by bit at its baud rate\n"
     "  --max-cycles N stop after N cycles (exit 4)\n"
+    "  --profile FILE write the controller's cycles per pc (\"pc count\"\n"
+    "                 lines) at exit: where the firmware spends its time\n"
     "Exits 0 when the host closes the link, 3 if the controller traps.\n"
     "Prints the simulated cycles and cycles per second on exit.\n";
 
@@ -55,16 +59,24 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
       o->paced = 1;
       continue;
     }
+    if (!strcmp(a, "--uart-phy")) {
+      o->uart_phy = 1;
+      continue;
+    }
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     long long n;
     if (!strcmp(a, "--port") || !strcmp(a, "--fd") || !strcmp(a, "--warps") ||
         !strcmp(a, "--lanes") || !strcmp(a, "--max-cycles") ||
-        !strcmp(a, "--vcd") || !strcmp(a, "--fst")) {
+        !strcmp(a, "--vcd") || !strcmp(a, "--fst") || !strcmp(a, "--profile")) {
       if (!v) {
         fprintf(stderr, "simty-sim: %s needs a value\n%s", a, usage);
         return -1;
       }
       i++;
+      if (!strcmp(a, "--profile")) {
+        o->profile = v;
+        continue;
+      }
       if (!strcmp(a, "--vcd") || !strcmp(a, "--fst")) {
         if (o->wave) {
           fprintf(stderr, "simty-sim: one waveform at a time\n");
@@ -101,4 +113,55 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
     return -1;
   }
   return 0;
+}
+
+int simty_sim_check_image(int argc, char **argv, unsigned long max_words)
+{
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "+fw=", 4))
+      path = argv[i] + 4;
+  if (!path || !*path) {
+    fprintf(stderr, "simty-sim: no firmware image (+fw=FILE; the simty-sim "
+                    "launcher passes build/firmware/firmware.hex)\n");
+    return -1;
+  }
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "simty-sim: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[256];
+  unsigned long words = 0, lineno = 0;
+  int rc = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *p = line;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (*p == '\n' || *p == '\0' || (p[0] == '/' && p[1] == '/'))
+      continue;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(p, &end, 16);
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+      end++;
+    if (end == p || *end != '\0' || errno || v > 0xFFFFFFFFul) {
+      fprintf(stderr, "simty-sim: %s:%lu: not a 32-bit hex word\n", path, lineno);
+      rc = -1;
+      break;
+    }
+    words++;
+  }
+  fclose(f);
+  if (rc == 0 && words == 0) {
+    fprintf(stderr, "simty-sim: %s: empty firmware image\n", path);
+    rc = -1;
+  }
+  if (rc == 0 && words > max_words) {
+    fprintf(stderr, "simty-sim: %s: %lu words do not fit the %lu-word FW RAM of this "
+                    "board\n", path, words, max_words);
+    rc = -1;
+  }
+  return rc;
 }

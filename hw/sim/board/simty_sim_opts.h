@@ -21,12 +21,20 @@ struct simty_sim_opts {
   int wave;              /* enum simty_sim_wave */
   const char *wave_file;
   int paced;             /* model the UART wire rate */
+  int uart_phy;          /* --uart-phy: the binary must be the UART board */
   uint64_t max_cycles;   /* 0 = no limit */
+  const char *profile;   /* controller pc histogram file, or NULL */
 };
 
 /* Parses argv (plusargs +x=y are left to Verilator). Returns 0 to run,
  * 1 after --help, -1 on a bad option (message on stderr). */
 int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o);
+
+/* Checks the +fw=FILE image among argv: one 32-bit hex word a line (the
+ * format of build/firmware/firmware.hex), at most max_words of them.
+ * Returns 0, or -1 with a message on stderr. No +fw= is an error too:
+ * a board without firmware would only sit silent. */
+int simty_sim_check_image(int argc, char **argv, unsigned long max_words);
 
 #ifdef __cplusplus
 }

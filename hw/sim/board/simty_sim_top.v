@@ -27,6 +27,7 @@ module simty_sim_top #(
 );
   /* verilator lint_off UNUSEDSIGNAL */
   wire uart_tx_unused;   // the pin is idle: the bridge carries the bytes
+  wire uart_rts_unused;
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -35,7 +36,7 @@ module simty_sim_top #(
     .PHY(0)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst_i),
-    .uart_rx_i(1'b1), .uart_tx_o(uart_tx_unused),
+    .uart_rx_i(1'b1), .uart_tx_o(uart_tx_unused), .uart_rts_n_o(uart_rts_unused),
     .bridge_rx_valid_i(rx_valid_i), .bridge_rx_data_i(rx_data_i),
     .bridge_rx_ready_o(rx_ready_o), .bridge_tx_valid_o(tx_valid_o),
     .bridge_tx_data_o(tx_data_o), .bridge_tx_ready_i(tx_ready_i),

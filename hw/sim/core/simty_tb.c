@@ -53,6 +53,7 @@ struct simty_tb {
   struct dump_request *dumps;
   unsigned dump_count;
   int counters, quiet, verbose_trace, console_stall, cycles_report;
+  uint64_t jitter; /* xorshift state of +jitter, 0 when off */
   FILE *trace;
   const char *wave_file;
 
@@ -101,7 +102,8 @@ static void usage(FILE *out)
           "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
           "       [--trace FILE] [--quiet] [--vcd FILE] [--cycles-report]\n"
           "       [+trace] [+vcd[=FILE]] [+fst[=FILE]] [+console-stall] "
-          "kernel.elf\n");
+          "[+jitter=SEED]\n"
+          "       kernel.elf\n");
 }
 
 static void err_msg(const char *fmt, ...)
@@ -301,6 +303,15 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
       tb->verbose_trace = 1;
     } else if (!strcmp(opt, "+console-stall")) {
       tb->console_stall = 1;
+    } else if (!strncmp(opt, "+jitter=", 8)) {
+      if (parse_u64(opt + 8, &n)) {
+        err_msg("+jitter wants a number (seed), not '%s'", opt + 8);
+        goto usage_error;
+      }
+      /* Any seed, never the all-zero xorshift state. */
+      tb->jitter = n * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+      if (!tb->jitter)
+        tb->jitter = 1;
     } else if (!strncmp(opt, "+vcd", 4) || !strncmp(opt, "+fst", 4)) {
       if (opt[4] == '=' && opt[5])
         tb->wave_file = opt + 5;
@@ -434,9 +445,23 @@ int simty_tb_verbose_trace(const struct simty_tb *tb)
 {
   return tb->verbose_trace;
 }
-int simty_tb_console_stall(const struct simty_tb *tb)
+static uint32_t jitter_next(struct simty_tb *tb)
 {
-  return tb->console_stall;
+  uint64_t x = tb->jitter;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  tb->jitter = x;
+  return (uint32_t)(x >> 32);
+}
+
+int simty_tb_console_ready(struct simty_tb *tb, int ready_now)
+{
+  if (tb->jitter)
+    return (jitter_next(tb) & 3) != 0; /* low a quarter of the time */
+  if (tb->console_stall)
+    return !ready_now;
+  return 1;
 }
 uint64_t simty_tb_cycles(const struct simty_tb *tb) { return tb->cycles; }
 void simty_tb_set_output(struct simty_tb *tb, FILE *out) { tb->out = out; }
@@ -581,6 +606,11 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
   for (w = 0; w < tb->warps; w++)
     if (tb->warp_state[w] == WARP_FREE && !((warp_busy >> w) & 1))
       break;
+  /* +jitter: hold a ready block back now and then, as a busier host
+   * would; an offer stays up until it is taken. */
+  if (w < tb->warps && tb->jitter && !tb->driven.valid &&
+      (jitter_next(tb) & 7) < 3)
+    w = tb->warps;
   if (w < tb->warps) {
     uint64_t left = tb->nthreads - tb->next_base;
     next->valid = 1;

@@ -79,8 +79,10 @@ unsigned simty_tb_stack_log2(const struct simty_tb *tb);
 const char *simty_tb_wave_file(const struct simty_tb *tb);
 /* Print retirements on stderr (+trace). */
 int simty_tb_verbose_trace(const struct simty_tb *tb);
-/* Console back-pressure for testing the stall path (+console-stall). */
-int simty_tb_console_stall(const struct simty_tb *tb);
+/* console_ready_i for the next cycle: always 1, or toggling
+ * (+console-stall), or pseudo-random (+jitter=SEED, which also delays
+ * dispatches at random). Timing only: results must not change. */
+int simty_tb_console_ready(struct simty_tb *tb, int ready_now);
 
 /* Events of the last rising edge. */
 void simty_tb_retire(struct simty_tb *tb, unsigned warp, uint32_t pc,

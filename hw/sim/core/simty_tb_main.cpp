@@ -71,7 +71,6 @@ public:
   {
     code_ = simty_tb_code(tb);
     data_ = simty_tb_data(tb);
-    console_stall_ = simty_tb_console_stall(tb);
   }
 
   ~Bench()
@@ -131,8 +130,7 @@ public:
       state = simty_tb_step(tb_, top_->warp_busy_o, top_->idle_o,
                             top_->fault_valid_o, &next);
       drive_dispatch(next);
-      if (console_stall_)
-        top_->console_ready_i = !top_->console_ready_i;
+      top_->console_ready_i = simty_tb_console_ready(tb_, top_->console_ready_i);
     }
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
@@ -151,10 +149,12 @@ public:
     drive_dispatch(simty_tb_dispatch{});
     top_->halt_i = state == SIMTY_TB_TIMEOUT;
     top_->console_ready_i = 1;
-    uint64_t ctr[SIMTY_CTR_COUNT];
+    uint64_t ctr[SIMTY_CTR_COUNT] = {};
     // ctr_value_o may be registered: select, clock once, read. `cycles`
-    // is read first, before the extra clocks could add to it.
-    for (unsigned i = 0; i < SIMTY_CTR_COUNT; i++) {
+    // is read first, before the extra clocks could add to it. A core that
+    // broke the memory protocol is not clocked any further.
+    for (unsigned i = 0; i < SIMTY_CTR_COUNT && state != SIMTY_TB_BROKEN;
+         i++) {
       top_->ctr_sel_i = i;
       top_->eval();
       cycle();
@@ -268,7 +268,6 @@ private:
   uint32_t imem_word_ = 0;
   uint64_t time_ = 0;
   bool in_reset_ = true;
-  bool console_stall_ = false;
 };
 
 } // namespace

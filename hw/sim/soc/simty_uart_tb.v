@@ -40,6 +40,7 @@ module simty_uart_tb;
     .bridge_tx_valid_o(), .bridge_tx_data_o(), .bridge_tx_ready_i(1'b0),
     .rx_valid_o(a_valid), .rx_data_o(a_rdata), .rx_pop_i(a_pop),
     .tx_push_i(a_push), .tx_data_i(a_wdata), .tx_full_o(a_full), .tx_idle_o(a_idle),
+    .rx_almost_full_o(),
     .rx_overrun_o(a_ovr), .rx_frame_err_o(a_ferr), .clear_i(2'b00)
   );
 
@@ -48,7 +49,7 @@ module simty_uart_tb;
   wire b_tx;
   reg b_push = 0, b_pop = 0, b_clear = 0;
   reg [7:0] b_wdata = 0;
-  wire b_valid, b_full, b_idle, b_ovr, b_ferr;
+  wire b_valid, b_full, b_idle, b_ovr, b_ferr, b_almost;
   wire [7:0] b_rdata;
   simty_uart #(.CLK_HZ(CLK_HZ), .BAUD(BAUD), .PHY(1), .RX_DEPTH(DEPTH), .TX_DEPTH(DEPTH)) u_b (
     .clk_i(clk), .rst_i(rst), .uart_rx_i(b_line), .uart_tx_o(b_tx),
@@ -56,6 +57,7 @@ module simty_uart_tb;
     .bridge_tx_valid_o(), .bridge_tx_data_o(), .bridge_tx_ready_i(1'b0),
     .rx_valid_o(b_valid), .rx_data_o(b_rdata), .rx_pop_i(b_pop),
     .tx_push_i(b_push), .tx_data_i(b_wdata), .tx_full_o(b_full), .tx_idle_o(b_idle),
+    .rx_almost_full_o(b_almost),
     .rx_overrun_o(b_ovr), .rx_frame_err_o(b_ferr), .clear_i({b_clear, b_clear})
   );
 
@@ -70,6 +72,7 @@ module simty_uart_tb;
     .bridge_tx_valid_o(c_out_valid), .bridge_tx_data_o(c_out_data), .bridge_tx_ready_i(c_out_ready),
     .rx_valid_o(c_valid), .rx_data_o(c_rdata), .rx_pop_i(c_pop),
     .tx_push_i(c_push), .tx_data_i(c_wdata), .tx_full_o(c_full), .tx_idle_o(c_idle),
+    .rx_almost_full_o(),
     .rx_overrun_o(c_ovr), .rx_frame_err_o(c_ferr), .clear_i(2'b00)
   );
 
@@ -205,13 +208,21 @@ module simty_uart_tb;
     b_clear = 1'b1;
     @(negedge clk) b_clear = 1'b0;
     check(!b_ferr, "clear resets the framing flag");
-    // overrun: DEPTH + 1 bytes fill RAM and head, the next ones are lost
-    for (i = 0; i < DEPTH + 3; i = i + 1) send_frame(8'(i + 1), bit_ns, 1'b1);
+    // almost full at 3/4 of DEPTH (the RTS# threshold), then overrun:
+    // DEPTH + 1 bytes fill RAM and head, the next ones are lost
+    for (i = 0; i < (3 * DEPTH) / 4 - 1; i = i + 1) send_frame(8'(i + 1), bit_ns, 1'b1);
+    #(bit_ns);
+    check(!b_almost, "not almost full below 3/4");
+    for (i = (3 * DEPTH) / 4 - 1; i < (3 * DEPTH) / 4; i = i + 1) send_frame(8'(i + 1), bit_ns, 1'b1);
+    #(bit_ns);
+    check(b_almost === 1'b1, "almost full at 3/4 of the depth");
+    for (i = (3 * DEPTH) / 4; i < DEPTH + 3; i = i + 1) send_frame(8'(i + 1), bit_ns, 1'b1);
     #(bit_ns);
     check(b_ovr === 1'b1, "overrun flagged");
     for (i = 0; i < DEPTH + 1; i = i + 1) expect_b(8'(i + 1), "bytes before the overrun kept");
     @(negedge clk);
     check(!b_valid, "overflowing bytes dropped");
+    check(!b_almost, "almost-full clears as the FIFO drains");
     b_clear = 1'b1;
     @(negedge clk) b_clear = 1'b0;
     check(!b_ovr, "clear resets the overrun flag");

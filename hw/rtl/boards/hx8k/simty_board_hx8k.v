@@ -2,15 +2,20 @@
 // (iCE40HX8K-CT256): the Simty SoC on the 12 MHz oscillator, its host
 // link on the FT2232H's channel B (UART), status on the eight LEDs.
 //
-// Clock: the 12 MHz oscillator (pin J3) drives the SoC directly, no PLL:
-// the SoC's Fmax on iCE40 (docs/performance.md, scaling table) leaves no
-// margin for a faster clock worth the PLL, 12 MHz is the clock the
+// Clock: the 12 MHz oscillator (pin J3) drives the SoC directly, no
+// SB_PLL40: no SoC configuration places on an iCE40 yet, so there is no
+// Fmax figure to justify a faster clock (docs/performance.md, scaling
+// table; the 1x1 core alone reaches 34 MHz); 12 MHz is the clock the
 // simulated board and the firmware's time-outs are tuned for, and UART
 // rates divide it well (115200: 104 cycles a bit, 0.2% off; 1000000:
 // exactly 12).
 // Reset: simty_board_por after configuration (the board has no user
 // button).
 // Pins: hx8k/simty_board_hx8k.pcf (sources cited there).
+// Flow control: the SoC's RTS# output is left unconnected: the pin
+// sources above give only the UART's TXD/RXD on channel B, and we found
+// no documented FPGA pin for the FT2232H's CTS#. Keep link frames within
+// the RX FIFO (the board firmware's 256-byte payloads do).
 `default_nettype none
 
 module simty_board_hx8k #(
@@ -42,6 +47,8 @@ module simty_board_hx8k #(
   wire [31:0] trap_pc;
   wire        bridge_rx_ready, bridge_tx_valid;
   wire [7:0]  bridge_tx_data;
+  // RTS# (flow control to the FTDI's CTS#): not wired, see below.
+  wire        uart_rts_n;
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -50,7 +57,7 @@ module simty_board_hx8k #(
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst),
-    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o),
+    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
     .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
     .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
     .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),

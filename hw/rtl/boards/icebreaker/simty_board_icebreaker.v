@@ -3,13 +3,18 @@
 // on the FT2232H's channel B (UART), status on the two on-board LEDs and
 // on the five LEDs of the snap-off PMOD (PMOD 2) when it is attached.
 //
-// Clock: the 12 MHz oscillator (pin 35) directly, no PLL: the UP5K is
-// the slowest of the three parts and the SoC does not reach a faster
-// clock on it (docs/performance.md); 12 MHz is also what the simulated
-// board and the firmware's time-outs use.
+// Clock: the 12 MHz oscillator (pin 35) directly, no SB_PLL40: the UP5K
+// is the slowest of the three parts and no SoC configuration places on
+// an iCE40 yet, so nothing justifies a faster clock (docs/performance.md);
+// 12 MHz is also what the simulated board and the firmware's time-outs
+// use.
 // Reset: simty_board_por after configuration, and while the user button
 // (BTN_N) is held.
 // Pins: icebreaker/simty_board_icebreaker.pcf (sources cited there).
+// Flow control: the SoC's RTS# output is left unconnected: the pin
+// sources above give only RX (6) and TX (9) of channel B, and we found
+// no documented FPGA pin for the FT2232H's CTS#. Keep link frames within
+// the RX FIFO (the board firmware's 256-byte payloads do).
 `default_nettype none
 
 module simty_board_icebreaker #(
@@ -44,6 +49,8 @@ module simty_board_icebreaker #(
   wire [31:0] trap_pc;
   wire        bridge_rx_ready, bridge_tx_valid;
   wire [7:0]  bridge_tx_data;
+  // RTS# (flow control to the FTDI's CTS#): not wired, see below.
+  wire        uart_rts_n;
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -52,7 +59,7 @@ module simty_board_icebreaker #(
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst),
-    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o),
+    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
     .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
     .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
     .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),

@@ -11,6 +11,11 @@
 // Reset: simty_board_por after configuration, and while the PWR button
 // (BTN_PWRn, pressed = 0) is held.
 // Pins: ulx3s/simty_board_ulx3s.lpf (source cited there).
+// Flow control: the SoC's RTS# output is left unconnected: on the ULX3S
+// the FT231X's CTS# goes to the ECP5's dedicated JTAG TDO pin (V4, per
+// ulx3s_v20.lpf), which the fabric cannot drive. The default 115200 baud
+// needs none; at 1 Mbaud a 25 MHz controller only about keeps up
+// (docs/boards.md).
 `default_nettype none
 
 module simty_board_ulx3s #(
@@ -48,6 +53,8 @@ module simty_board_ulx3s #(
   wire [31:0] trap_pc;
   wire        bridge_rx_ready, bridge_tx_valid;
   wire [7:0]  bridge_tx_data;
+  // RTS# (flow control to the FTDI's CTS#): not wired, see below.
+  wire        uart_rts_n;
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -56,7 +63,7 @@ module simty_board_ulx3s #(
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst),
-    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o),
+    .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
     .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
     .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
     .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),
