@@ -41,3 +41,11 @@ $(foreach e,$(EXAMPLES),$(eval $(call EXAMPLE_RUN_RULE,$(e))))
 .PHONY: hil
 hil: examples-hil $(BUILD)/bin/simty
 	$(BUILD)/bin/simty --device '$(DEVICE)' selftest
+
+# The hardware-in-the-loop run against the simulated board, in `make test`
+# (examples-model covers the model backend).
+TEST_SUITES += hil-sim
+.PHONY: test-hil-sim
+test-hil-sim:
+	@$(MAKE) --no-print-directory simty-sim
+	@$(MAKE) --no-print-directory hil DEVICE=sim

@@ -31,6 +31,13 @@
 /* Bytes moved per fw_poll() in each direction, and console records. */
 #define FW_UART_BURST 64u
 #define FW_CONSOLE_BURST 32u
+/* DISPATCH_GO reads a refill waits for the core to take a block before
+ * leaving the rest to the next poll. */
+#define FW_GO_POLLS 4u
+/* UART bytes moved between two refill checks while a launch runs. */
+#define FW_REFILL_BYTES 8u
+/* Cheap refill checks per fw_poll() iteration while a launch runs. */
+#define FW_REFILL_SPINS 8u
 
 #define FW_VERSION 0x00010000u /* 1.0.0 */
 
@@ -67,6 +74,7 @@ struct fw_launch {
   uint32_t inflight;  /* warps holding a block, as the firmware sees it */
   bool go_pending;    /* a dispatch the core has not yet taken */
   uint32_t go_warp;
+  uint32_t disp_mask; /* DISPATCH_MASK as last written (0 = not yet) */
   uint32_t block_threads[32]; /* threads of the block each warp holds */
   uint32_t fault_pc;
   uint32_t fault_hart;
@@ -128,8 +136,11 @@ void fw_dispatch_init(struct fw *fw);
 int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
                     uint32_t args, uint32_t data_end, uint64_t timeout,
                     uint32_t stack_log2, uint32_t *detail);
-/* One bounded step: faults, time-out, finished warps, refills. */
+/* One bounded step: console, faults, time-out, finished warps, refills. */
 void fw_dispatch_poll(struct fw *fw);
+/* The hot path, called far more often than fw_dispatch_poll(): faults,
+ * finished warps, refills; no console, no time-out (a few reads). */
+void fw_dispatch_refill(struct fw *fw);
 /* Ends a running launch with an ABORTED record. */
 void fw_launch_abort(struct fw *fw);
 /* RESET: halts and resets the core, forgets the launch and the console. */

@@ -136,6 +136,8 @@ int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
   hal_reg_write(SIMTY_MMIO_LAUNCH_ARGS, args);
   hal_reg_write(SIMTY_MMIO_LAUNCH_STACK_TOP, stack_top);
   hal_reg_write(SIMTY_MMIO_LAUNCH_STACK_LOG2, stack_log2);
+  /* Every block of a launch starts at the entry: the register keeps it. */
+  hal_reg_write(SIMTY_MMIO_DISPATCH_PC, entry);
   hal_reg_write(SIMTY_MMIO_CTR_CLEAR, 1);
   hal_reg_write(SIMTY_MMIO_ACTIVE, 1);
   l->start = fw_timer();
@@ -204,28 +206,39 @@ static uint32_t lowest_bit(uint32_t v)
   return i;
 }
 
-void fw_dispatch_poll(struct fw *fw)
+/* Ends the launch on the core's fault record; true if there was one. */
+static bool check_fault(struct fw *fw)
+{
+  struct fw_launch *l = &fw->launch;
+  if ((hal_reg_read(SIMTY_MMIO_FAULT_VALID) & 1u) == 0)
+    return false;
+  l->fault_pc = hal_reg_read(SIMTY_MMIO_FAULT_PC);
+  l->fault_hart = hal_reg_read(SIMTY_MMIO_FAULT_HART);
+  l->fault_tid = hal_reg_read(SIMTY_MMIO_FAULT_TID);
+  l->fault_addr = hal_reg_read(SIMTY_MMIO_FAULT_ADDR);
+  finish(fw, SIMTY_STATE_FAULT, (uint8_t)hal_reg_read(SIMTY_MMIO_FAULT_CAUSE));
+  return true;
+}
+
+/* Waits (bounded) for the core to take the block just given to warp w;
+ * false if it is still pending, which the next poll picks up. */
+static bool go_taken(struct fw_launch *l, uint32_t w)
+{
+  for (uint32_t i = 0; i < FW_GO_POLLS; i++) {
+    if ((hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
+      return true;
+  }
+  l->go_pending = true;
+  l->go_warp = w;
+  return false;
+}
+
+/* Counts the warps that finished, refills every free warp with the next
+ * block (lowest index first) and ends the launch after the last one. */
+static void collect_and_refill(struct fw *fw)
 {
   struct fw_launch *l = &fw->launch;
   const struct fw_core *c = &fw->core;
-
-  fw_console_poll(fw);
-  if (l->state != SIMTY_STATE_RUNNING)
-    return;
-
-  if (hal_reg_read(SIMTY_MMIO_FAULT_VALID) & 1u) {
-    l->fault_pc = hal_reg_read(SIMTY_MMIO_FAULT_PC);
-    l->fault_hart = hal_reg_read(SIMTY_MMIO_FAULT_HART);
-    l->fault_tid = hal_reg_read(SIMTY_MMIO_FAULT_TID);
-    l->fault_addr = hal_reg_read(SIMTY_MMIO_FAULT_ADDR);
-    finish(fw, SIMTY_STATE_FAULT,
-           (uint8_t)hal_reg_read(SIMTY_MMIO_FAULT_CAUSE));
-    return;
-  }
-  if (l->timeout != 0 && fw_timer() - l->start >= l->timeout) {
-    synthetic_fault(fw, SIMTY_FAULT_TIMEOUT);
-    return;
-  }
 
   /* GO before WARP_BUSY: the core sets a warp's busy bit in the cycle it
    * takes the block, so once GO reads 0 the busy bit tells the truth. */
@@ -242,7 +255,8 @@ void fw_dispatch_poll(struct fw *fw)
     l->done += l->block_threads[w];
   }
 
-  /* Refill free warps, lowest index first, one block each. */
+  /* DISPATCH_PC was written when the launch started and the register
+   * keeps it; MASK is written only when it changes (the last block). */
   while (!l->go_pending && l->next_base < l->nthreads) {
     uint32_t free_warps = c->all_warps & ~l->inflight & ~busy;
     if (free_warps == 0)
@@ -252,19 +266,46 @@ void fw_dispatch_poll(struct fw *fw)
     uint32_t n = left < c->lanes ? left : c->lanes;
     uint32_t mask = n == 32u ? 0xFFFFFFFFu : (1u << n) - 1u;
     hal_reg_write(SIMTY_MMIO_DISPATCH_WARP, w);
-    hal_reg_write(SIMTY_MMIO_DISPATCH_PC, l->entry);
     hal_reg_write(SIMTY_MMIO_DISPATCH_BASE, l->next_base);
-    hal_reg_write(SIMTY_MMIO_DISPATCH_MASK, mask);
+    if (mask != l->disp_mask) {
+      hal_reg_write(SIMTY_MMIO_DISPATCH_MASK, mask);
+      l->disp_mask = mask;
+    }
     hal_reg_write(SIMTY_MMIO_DISPATCH_GO, 1);
     l->block_threads[w] = n;
     l->inflight |= 1u << w;
     l->next_base += n;
-    l->go_pending = (hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) != 0;
-    l->go_warp = w;
+    if (!go_taken(l, w))
+      break;
   }
 
   if (l->next_base >= l->nthreads && l->inflight == 0 && !l->go_pending)
     finish(fw, SIMTY_STATE_DONE, SIMTY_FAULT_NONE);
+}
+
+void fw_dispatch_poll(struct fw *fw)
+{
+  struct fw_launch *l = &fw->launch;
+
+  fw_console_poll(fw);
+  if (l->state != SIMTY_STATE_RUNNING)
+    return;
+  if (check_fault(fw))
+    return;
+  if (l->timeout != 0 && fw_timer() - l->start >= l->timeout) {
+    synthetic_fault(fw, SIMTY_FAULT_TIMEOUT);
+    return;
+  }
+  collect_and_refill(fw);
+}
+
+void fw_dispatch_refill(struct fw *fw)
+{
+  if (fw->launch.state != SIMTY_STATE_RUNNING)
+    return;
+  if (check_fault(fw))
+    return;
+  collect_and_refill(fw);
 }
 
 /* ---- Console stream ---- */

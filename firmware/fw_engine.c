@@ -352,6 +352,8 @@ static void uart_send(struct fw *fw)
     if (b < 0)
       return;
     hal_reg_write(SIMTY_MMIO_UART_DATA, (uint32_t)b);
+    if (i % FW_REFILL_BYTES == FW_REFILL_BYTES - 1u)
+      fw_dispatch_refill(fw);
   }
 }
 
@@ -372,6 +374,8 @@ static void uart_receive(struct fw *fw)
     /* A runt cannot name a request: there is nobody to answer. */
     if (ev != SIMTY_LINK_NONE && ev != SIMTY_LINK_RUNT)
       fw->held = ev;
+    if (i % FW_REFILL_BYTES == FW_REFILL_BYTES - 1u)
+      fw_dispatch_refill(fw);
   }
 }
 
@@ -387,6 +391,11 @@ static bool is_parked_wait(const struct fw *fw)
 void fw_poll(struct fw *fw)
 {
   fw_dispatch_poll(fw);
+  /* A warp waits for its refill until the firmware looks: look often,
+   * cheaply, and only now and then at everything else. */
+  for (uint32_t i = 0;
+       i < FW_REFILL_SPINS && fw->launch.state == SIMTY_STATE_RUNNING; i++)
+    fw_dispatch_refill(fw);
   uart_send(fw);
   uart_receive(fw);
 

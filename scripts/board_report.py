@@ -99,6 +99,8 @@ def row(item, s):
         fits = "P&R error: " + "; ".join(pnr.get("errors", [])[:1])
     fmax = pnr.get("fmax_mhz")
     fmax_s = f"{fmax:.1f}" if (fmax and pnr.get("fits")) else "-"
+    if fmax and pnr.get("fits") and not pnr.get("meets_freq"):
+        fmax_s += f" (misses {s.get('freq_mhz', f['mhz']):g})"
     ff = syn.get("ff", 0)
     return [f["name"], what, f"{w}x{l}", str(lut), str(ff), str(syn.get("bram", 0)),
             frac(logic), frac(bram), fits, fmax_s]

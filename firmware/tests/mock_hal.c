@@ -105,7 +105,8 @@ static void accept_dispatch(void)
       mock.stack_top,
       mock.stack_log2,
       mock.busy_reads,
-      (mock.ever_used & (1u << w)) ? mock.busy_reads - mock.freed_read[w] : 0};
+      (mock.ever_used & (1u << w)) ? mock.busy_reads - mock.freed_read[w] : 0,
+      mock.rx_head};
   mock.ever_used |= 1u << w;
   mock.busy |= 1u << w;
   mock.busy_left[w] =

@@ -25,6 +25,7 @@ struct mock_dispatch {
   uint32_t nthreads, args, stack_top, stack_log2;
   uint64_t busy_read; /* WARP_BUSY reads before this dispatch */
   uint64_t lag;       /* WARP_BUSY reads since the warp was seen free */
+  size_t rx_at;       /* UART bytes the firmware had received */
 };
 
 struct mock {

@@ -348,7 +348,8 @@ static void test_refill_with_slow_handshake(void **state)
   setup_core(4, 4);
   mock.run_polls = 5;
   mock.run_jitter = 7;
-  mock.go_delay = 2;
+  /* Slower than the firmware's short wait for GO to fall. */
+  mock.go_delay = FW_GO_POLLS + 2u;
   assert_int_equal(launch(4 * 4 * 40, 0), SIMTY_ST_OK);
   wait_end();
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
@@ -361,6 +362,45 @@ static void test_refill_with_slow_handshake(void **state)
     lagged += mock.log[i].lag != 0;
   }
   assert_true(lagged > 0);
+}
+
+/* A frame arriving while warps run does not hold up their refills: the
+ * firmware checks the warps between every few received bytes, and the
+ * blocks stay in order and continuous. */
+static void test_refill_during_uart_burst(void **state)
+{
+  (void)state;
+  setup_core(4, 4);
+  mock.run_polls = 0; /* a block ends by the next WARP_BUSY read */
+  const uint32_t nthreads = 4u * 1000u + 3u;
+  assert_int_equal(launch(nthreads, 0), SIMTY_ST_OK);
+  static uint8_t big[2000];
+  memset(big, 0xA5, sizeof big);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, big, sizeof big);
+  size_t rx0 = mock.rx_head;
+  size_t log0 = mock.nlog;
+  fw_poll(&fw);
+  /* One poll took a burst of bytes... */
+  assert_int_equal(mock.rx_head - rx0, FW_UART_BURST);
+  /* ...and refilled warps between them, not only before or after. */
+  unsigned inside = 0;
+  size_t last_at = rx0;
+  for (size_t i = log0; i < mock.nlog; i++) {
+    if (mock.log[i].rx_at > last_at && mock.log[i].rx_at < rx0 + FW_UART_BURST)
+      inside++;
+    last_at = mock.log[i].rx_at;
+  }
+  assert_true(inside >= FW_UART_BURST / FW_REFILL_BYTES - 1u);
+  assert_true(fw_host_receive(&host, POLLS)); /* BUSY: a launch runs */
+  assert_int_equal(host.resp_seq, 500);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), nthreads);
+  check_dispatches(0, nthreads, 4);
+  /* The entry is written once per launch and kept by the register. */
+  for (size_t i = 0; i < mock.nlog; i++)
+    assert_int_equal(mock.log[i].pc, ENTRY);
+  assert_int_equal(mock.violations, 0);
 }
 
 static void test_largest_launch_accepted(void **state)
@@ -601,7 +641,9 @@ static void test_busy_while_running(void **state)
 static void test_wait_parks_until_end(void **state)
 {
   (void)state;
-  mock.run_polls = 300;
+  /* Blocks outlast 300 fw_poll() calls, each of which reads WARP_BUSY
+   * once per refill check. */
+  mock.run_polls = 300u * (FW_REFILL_SPINS + 2u);
   assert_int_equal(launch(40, 0), SIMTY_ST_OK);
   fw_host_send_seq(&host, SIMTY_CMD_WAIT, 1000,
                    (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0},
@@ -893,6 +935,7 @@ int main(void)
       T(test_bad_requests),
       T(test_launch_waves),
       T(test_refill_with_slow_handshake),
+      T(test_refill_during_uart_burst),
       T(test_largest_launch_accepted),
       T(test_launch_checks),
       T(test_fault),

@@ -206,7 +206,7 @@ static void test_busy_never_rises(void **state)
     s = step(tb, 0, 1, &d);
   assert_int_equal(s, SIMTY_TB_BROKEN);
   assert_true(i < 100);
-  assert_int_equal(simty_tb_finish(tb, s, NULL, NULL, 0.0),
+  assert_int_equal(simty_tb_finish(tb, s, NULL, NULL, 0.0, 0.0),
                    SIMTY_TB_EXIT_PROTOCOL);
   simty_tb_destroy(tb);
 }
@@ -229,7 +229,7 @@ static void test_timeout_and_fault(void **state)
   assert_int_equal(simty_tb_cycles(tb), 5);
   FILE *out = tmpfile();
   simty_tb_set_output(tb, out);
-  assert_int_equal(simty_tb_finish(tb, s, NULL, ctr, 0.0),
+  assert_int_equal(simty_tb_finish(tb, s, NULL, ctr, 0.0, 0.0),
                    SIMTY_TB_EXIT_FAULT);
   fclose(out);
   simty_tb_destroy(tb);
@@ -276,7 +276,7 @@ static void test_console_dump_counters(void **state)
   ctr[SIMTY_CTR_warp_insts] = 100;
   ctr[SIMTY_CTR_thread_insts] = 300;
   ctr[SIMTY_CTR_affine_vectors] = 1;
-  assert_int_equal(simty_tb_finish(tb, SIMTY_TB_DONE, NULL, ctr, 0.0), 0);
+  assert_int_equal(simty_tb_finish(tb, SIMTY_TB_DONE, NULL, ctr, 0.0, 0.0), 0);
   assert_string_equal(read_all(out),
                       "[3] yo\n"
                       "[5] hi\n"
@@ -322,7 +322,7 @@ static void test_trace_file(void **state)
   simty_tb_retire(tb, 0, 0x10004, 0xa);
   FILE *out = tmpfile();
   simty_tb_set_output(tb, out);
-  assert_int_equal(simty_tb_finish(tb, SIMTY_TB_DONE, NULL, NULL, 0.0), 0);
+  assert_int_equal(simty_tb_finish(tb, SIMTY_TB_DONE, NULL, NULL, 0.0, 0.0), 0);
   simty_tb_destroy(tb);
   fclose(out);
   FILE *f = fdopen(fd, "r");

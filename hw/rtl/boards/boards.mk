@@ -20,6 +20,9 @@ BOARDS_LIST := hx8k icebreaker ulx3s
 BOARD ?= hx8k
 PROG_TOOL ?= openFPGALoader
 BOARD_FLOW := python3 $(BOARDS_DIR)/simty_board_flow.py
+# Yosys's data directory (Debian's path; its ECP5 cell library declares
+# EHXPLLL for the lint of the ULX3S top's PLL branch).
+YOSYS_DATDIR ?= /usr/share/yosys
 
 # ---- per-board settings ----
 # FAMILY, nextpnr DEVICE options, clock (MHz), default WARPSxLANES, memory
@@ -60,7 +63,8 @@ icebreaker_CONSTRAINTS := $(BOARDS_DIR)/icebreaker/simty_board_icebreaker.pcf
 # 16 KiB CODE, 128 KiB DATA.
 ulx3s_FAMILY := ecp5
 ulx3s_DEVICE := --85k --package CABGA381
-ulx3s_MHZ := 25
+ulx3s_MHZ = $(if $(BOARD_MHZ),$(BOARD_MHZ),25)
+ulx3s_PARAMS = --param CLK_MHZ=$(ulx3s_MHZ)
 ulx3s_WARPS := 8
 ulx3s_LANES := 8
 ulx3s_FW_SIZE := 32768
@@ -73,7 +77,8 @@ ulx3s_PROG_BOARD := ulx3s
 ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
 
 # Command-line overrides: WARPS, LANES, BAUD, BOARD_FW_SIZE, BOARD_CODE_SIZE,
-# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED. A run whose inputs (sources,
+# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED; ULX3S only: BOARD_MHZ=20
+# (EHXPLLL clock instead of the 25 MHz oscillator). A run whose inputs (sources,
 # firmware image, options) have not changed is not redone: BOARD_FORCE=1.
 BOARD_W = $(if $(WARPS),$(WARPS),$($(BOARD)_WARPS))
 BOARD_L = $(if $(LANES),$(LANES),$($(BOARD)_LANES))
@@ -112,7 +117,7 @@ board-firmware: board-check
 	@$(MAKE) --no-print-directory -B BUILD=$(BOARD_FW_OUT) \
 	  FW_RAM_SIZE=$(BOARD_FW_SIZE) FW_DEFINES="$(BOARD_FW_DEFINES)" firmware >/dev/null
 
-bitstream: board-firmware
+bitstream: board-firmware $(ARCH_VH)
 	$(BOARD_FLOW) --family $($(BOARD)_FAMILY) --device "$($(BOARD)_DEVICE)" \
 	  --top simty_board_$(BOARD) --out $(BOARD_CFG_OUT) \
 	  --constraints $($(BOARD)_CONSTRAINTS) --freq $($(BOARD)_MHZ) --seed $(BOARD_SEED) \
@@ -122,7 +127,7 @@ bitstream: board-firmware
 	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \
 	  --param DATA_SIZE=$(BOARD_DATA_SIZE) --param FW_IMAGE=$(BOARD_FW_HEX) \
 	  --param BAUD=$(BOARD_BAUD) --param LINK_FIFO_DEPTH=$($(BOARD)_LINK_FIFO) \
-	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) \
+	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) $($(BOARD)_PARAMS) \
 	  $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
 
 # Loads what `make bitstream` left for the same BOARD/WARPS/LANES.
@@ -144,7 +149,7 @@ endif
 # ---- scaling table ----
 # BOARD_REPORT_CONFIGS: family:what:WxL items (what = core or soc);
 # BOARD_REPORT_JOBS: place-and-route runs in parallel.
-BOARD_REPORT_CONFIGS ?= ice40:core:1x4 ice40:soc:1x4 ice40:core:2x4 ice40:soc:2x4 \
+BOARD_REPORT_CONFIGS ?= ice40:core:1x1 ice40:core:1x4 ice40:soc:1x4 ice40:core:2x4 ice40:soc:2x4 \
   ice40:core:4x4 ice40:soc:4x4 ecp5:core:4x4 ecp5:soc:4x4 ecp5:core:8x8 ecp5:soc:8x8 \
   ecp5:core:16x8 ecp5:soc:16x8
 BOARD_REPORT_JOBS ?= 1
@@ -174,6 +179,16 @@ test-boards-lint: $(ARCH_VH) | $(BOARDS_OUT)/
 	    -chparam CODE_SIZE 2048 -chparam DATA_SIZE 4096" > $(BOARDS_OUT)/lint_$$b.log 2>&1 \
 	    || { cat $(BOARDS_OUT)/lint_$$b.log; exit 1; }; \
 	done
+	@echo "LINT simty_board_ulx3s CLK_MHZ=20 (EHXPLLL from Yosys's ECP5 cell library)"
+	@verilator --lint-only -Wall -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt \
+	  --top-module simty_board_ulx3s -GCLK_MHZ=20 -v $(YOSYS_DATDIR)/ecp5/cells_bb.v \
+	  $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.v $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
+	@yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -defer -DSYNTHESIS \
+	  -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.v \
+	  $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); chparam -set CLK_MHZ 20 \
+	  -set FW_SIZE 4096 -set CODE_SIZE 2048 -set DATA_SIZE 4096 simty_board_ulx3s; \
+	  hierarchy -check -top simty_board_ulx3s" > $(BOARDS_OUT)/lint_ulx3s_pll.log 2>&1 \
+	  || { cat $(BOARDS_OUT)/lint_ulx3s_pll.log; exit 1; }
 	@echo "LINT simty_board_core_shell"
 	@verilator --lint-only -Wall -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt --top-module simty_board_core_shell \
 	  $(BOARDS_DIR)/common/simty_board_core_shell.v $(BOARD_CORE_SRCS)

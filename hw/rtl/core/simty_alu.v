@@ -25,7 +25,7 @@ module simty_alu (
   wire        left = op_i == 4'd2;
   wire [4:0]  sh   = b_i[4:0];
   reg  [31:0] a_rev, s_rev;
-  integer k;
+  integer k, k2;   // one loop variable per block
   always @* begin
     for (k = 0; k < 32; k = k + 1) a_rev[k] = a_i[31 - k];
   end
@@ -36,7 +36,7 @@ module simty_alu (
   // verilator lint_on UNUSEDSIGNAL
   wire [31:0] s_out = s_full[31:0];
   always @* begin
-    for (k = 0; k < 32; k = k + 1) s_rev[k] = s_out[31 - k];
+    for (k2 = 0; k2 < 32; k2 = k2 + 1) s_rev[k2] = s_out[31 - k2];
   end
 
   // Result: AND-OR of one-hot groups (cheaper than a wide case mux).

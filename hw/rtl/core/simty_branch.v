@@ -69,7 +69,7 @@ module simty_branch #(
   reg [LANES-1:0] cond;
   reg [LANES-1:0] same;
   reg [31:0]      t_lead, t_l;
-  integer l;
+  integer l, m;   // one loop variable per block
   always @* begin
     t_lead = res_i[32*leader_i +: 32] & 32'hffff_fffe;
     for (l = 0; l < LANES; l = l + 1) begin
@@ -90,8 +90,8 @@ module simty_branch #(
   reg  [LANE_BITS-1:0] taken_low;
   always @* begin
     taken_low = {LANE_BITS{1'b0}};
-    for (l = LANES - 1; l >= 0; l = l - 1)
-      if (taken[l]) taken_low = l[LANE_BITS-1:0];
+    for (m = LANES - 1; m >= 0; m = m - 1)
+      if (taken[m]) taken_low = m[LANE_BITS-1:0];
   end
 
   assign divergent_o  = branch_i && taken != {LANES{1'b0}} && taken != mask_i;

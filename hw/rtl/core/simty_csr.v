@@ -21,18 +21,26 @@ module simty_csr #(
   localparam [31:0] NWARPS = WARPS;
   wire [31:0] hart0 = {{(32-WARP_BITS){1'b0}}, warp_i} * NLANES;
 
+  // The launch-wide values are the same on every lane: select them once.
+  reg [31:0] shared;
+  always @* begin
+    case (sel_i)
+      3'd2: shared = nthreads_i;
+      3'd3: shared = NLANES;
+      3'd4: shared = NWARPS;
+      3'd5: shared = args_i;
+      3'd6: shared = stack_top_i;
+      default: shared = {27'd0, stack_log2_i};
+    endcase
+  end
+
   integer l;
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
       case (sel_i)
         3'd0: value_o[32*l +: 32] = hart0 | l;   // hart0 is a multiple of LANES
         3'd1: value_o[32*l +: 32] = base_tid_i + l;
-        3'd2: value_o[32*l +: 32] = nthreads_i;
-        3'd3: value_o[32*l +: 32] = NLANES;
-        3'd4: value_o[32*l +: 32] = NWARPS;
-        3'd5: value_o[32*l +: 32] = args_i;
-        3'd6: value_o[32*l +: 32] = stack_top_i;
-        default: value_o[32*l +: 32] = {27'd0, stack_log2_i};
+        default: value_o[32*l +: 32] = shared;
       endcase
     end
   end

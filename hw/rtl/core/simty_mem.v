@@ -88,7 +88,7 @@ module simty_mem #(
   reg [4*LANES*LANES-1:0] cov;    // per lane: the line bytes it writes
   reg [31:0]      sa;
   reg [3:0]       be;
-  integer j, b, q;
+  integer j, q, j2, b2, q2;   // one set of loop variables per block
   always @* begin
     for (q = 0; q < LANES; q = q + 1) begin
       sa = addr_i[32*q +: 32];
@@ -110,14 +110,14 @@ module simty_mem #(
   always @* begin
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
-    for (j = 0; j < LANES; j = j + 1) begin
-      for (b = 0; b < 4; b = b + 1) begin
+    for (j2 = 0; j2 < LANES; j2 = j2 + 1) begin
+      for (b2 = 0; b2 < 4; b2 = b2 + 1) begin
         win = {LANE_BITS{1'b0}};
         any = 1'b0;
-        for (q = 0; q < LANES; q = q + 1)
-          if (cov[4*LANES*q + 4*j + b]) begin win = q[LANE_BITS-1:0]; any = 1'b1; end
-        dmem_be_o[4*j + b] = wr && any;
-        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
+        for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+          if (cov[4*LANES*q2 + 4*j2 + b2]) begin win = q2[LANE_BITS-1:0]; any = 1'b1; end
+        dmem_be_o[4*j2 + b2] = wr && any;
+        dmem_wdata_o[32*j2 + 8*b2 +: 8] = sd[32*win + 8*b2 +: 8];
       end
     end
   end

@@ -632,7 +632,7 @@ static int cmp_line_tid(const void *a, const void *b)
 
 int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
                     const struct simty_tb_fault *fault, const uint64_t *ctr,
-                    double seconds)
+                    double seconds, double cpu_seconds)
 {
   unsigned i;
   uint32_t k;
@@ -701,11 +701,15 @@ int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
             name, f.cause, f.pc, f.hart, f.tid, f.addr);
     code = SIMTY_TB_EXIT_FAULT;
   }
+  /* CPU time as well: on a shared machine it is the steadier figure. */
   if (tb->cycles_report)
     fprintf(stderr,
             "cycles-report: cycles=%" PRIu64 " seconds=%.3f "
-            "cycles_per_second=%.0f\n",
-            tb->cycles, seconds, seconds > 0 ? (double)tb->cycles / seconds : 0.0);
+            "cycles_per_second=%.0f cpu_seconds=%.3f "
+            "cycles_per_cpu_second=%.0f\n",
+            tb->cycles, seconds,
+            seconds > 0 ? (double)tb->cycles / seconds : 0.0, cpu_seconds,
+            cpu_seconds > 0 ? (double)tb->cycles / cpu_seconds : 0.0);
   if (tb->trace && fflush(tb->trace)) {
     err_msg("writing the trace: %s", strerror(errno));
     code = code ? code : SIMTY_TB_EXIT_INPUT;

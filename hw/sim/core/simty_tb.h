@@ -102,12 +102,12 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
                                   struct simty_tb_dispatch *next);
 
 /* Finish: print console leftovers, dumps, counters (ctr[] indexed by
- * SIMTY_COUNTER_MAP), the fault line, the cycles report. Returns the exit
- * code. `fault` is NULL unless state is FAULTED or TIMEOUT (for TIMEOUT
+ * SIMTY_COUNTER_MAP), the fault line, the cycles report (wall-clock and
+ * process CPU seconds of the run loop). Returns the exit code. `fault` is NULL unless state is FAULTED or TIMEOUT (for TIMEOUT
  * only its cause is used). */
 int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
                     const struct simty_tb_fault *fault, const uint64_t *ctr,
-                    double seconds);
+                    double seconds, double cpu_seconds);
 
 /* Where console lines, dumps and counters go (stdout by default). */
 void simty_tb_set_output(struct simty_tb *tb, FILE *out);

@@ -7,6 +7,7 @@
 // _DATA_SIZE equal to the Verilog parameters (-G) of the same build.
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <cstring>
 #include <memory>
 
@@ -122,6 +123,7 @@ public:
     simty_tb_state state = SIMTY_TB_RUNNING;
     simty_tb_dispatch next = {};
     auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     while (state == SIMTY_TB_RUNNING) {
       if (!cycle()) {
         state = SIMTY_TB_BROKEN;
@@ -132,9 +134,11 @@ public:
       drive_dispatch(next);
       top_->console_ready_i = simty_tb_console_ready(tb_, top_->console_ready_i);
     }
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    const double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+    const double cpu_seconds =
+        static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
 
     simty_tb_fault fault = {};
     if (state == SIMTY_TB_FAULTED) {
@@ -160,7 +164,7 @@ public:
       cycle();
       ctr[i] = top_->ctr_value_o;
     }
-    return simty_tb_finish(tb_, state, &fault, ctr, seconds);
+    return simty_tb_finish(tb_, state, &fault, ctr, seconds, cpu_seconds);
   }
 
 private:

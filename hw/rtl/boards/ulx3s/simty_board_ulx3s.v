@@ -2,12 +2,15 @@
 // LFE5U-85F (CABGA381): the Simty SoC on the 25 MHz oscillator, its host
 // link on the FT231X UART, status on the eight LEDs.
 //
-// Clock: the 25 MHz oscillator (pin G2) directly, no EHXPLLL: the SoC
-// meets 25 MHz on the ECP5 (docs/performance.md, scaling table), so a
-// PLL would only add lock-time handling; raise it with an EHXPLLL when
-// the Fmax figures allow (CLOCK_HZ in MMIO tells the firmware and host).
-// UART rates divide 25 MHz well (115200: 217 cycles a bit, 0.03% off;
-// 1000000: exactly 25).
+// Clock (CLK_MHZ): 25 = the 25 MHz oscillator (pin G2) directly; 20 = an
+// EHXPLLL makes 20 MHz from it (25 / 5 * 4, VCO 600 MHz, output divider
+// 30: the values nextpnr's ecppll computes for 25 -> 20 MHz). The 8x8 SoC
+// measured 23.7 MHz on the ECP5-85F before the SoC's bus decode lost its
+// adders (docs/performance.md, scaling table): when the report says a
+// configuration misses 25 MHz, build it with CLK_MHZ=20 (make bitstream
+// BOARD=ulx3s BOARD_MHZ=20). CLOCK_HZ in MMIO tells the firmware and the
+// host the rate. UART rates divide both well (115200: 217 / 174 cycles a
+// bit, 0.03% / 0.2% off; 1000000: exactly 25 / 20).
 // Reset: simty_board_por after configuration, and while the PWR button
 // (BTN_PWRn, pressed = 0) is held.
 // Pins: ulx3s/simty_board_ulx3s.lpf (source cited there).
@@ -27,7 +30,8 @@ module simty_board_ulx3s #(
   parameter         FW_IMAGE = "",
   parameter integer BAUD = 115200,
   parameter integer LINK_FIFO_DEPTH = 512,
-  parameter integer CONSOLE_DEPTH = 512
+  parameter integer CONSOLE_DEPTH = 512,
+  parameter integer CLK_MHZ = 25          // 25 (oscillator) or 20 (PLL)
 ) (
   input  wire       clk_i,        // 25 MHz oscillator
   input  wire       btn_n_i,      // BTN_PWRn, 0 = pressed
@@ -36,7 +40,39 @@ module simty_board_ulx3s #(
   output wire [7:0] led_o,        // 1 = lit
   output wire       wifi_gpio0_o  // ESP32 GPIO0: held high
 );
-  localparam integer CLK_HZ = 25000000;
+  localparam integer CLK_HZ = CLK_MHZ * 1000000;
+
+  wire clk;
+  wire clk_locked;
+  generate
+    if (CLK_MHZ == 25) begin : gen_osc
+      assign clk = clk_i;
+      assign clk_locked = 1'b1;
+    end else if (CLK_MHZ == 20) begin : gen_pll
+      // Feedback from CLKOP: CLKOP = CLKI / CLKI_DIV * CLKFB_DIV. The
+      // other outputs (CLKOS*, INTLOCK, ...) are not used.
+      /* verilator lint_off PINMISSING */
+      EHXPLLL #(
+        .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"),
+        .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
+        .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"),
+        .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+        .CLKI_DIV(5), .CLKFB_DIV(4), .FEEDBK_PATH("CLKOP"),
+        .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(30), .CLKOP_CPHASE(29),
+        .CLKOP_FPHASE(0)
+      ) u_pll (
+        .CLKI(clk_i), .CLKFB(clk), .CLKOP(clk), .LOCK(clk_locked),
+        .RST(1'b0), .STDBY(1'b0), .PHASESEL0(1'b0), .PHASESEL1(1'b0),
+        .PHASEDIR(1'b0), .PHASESTEP(1'b0), .PHASELOADREG(1'b0),
+        .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0), .ENCLKOS(1'b0), .ENCLKOS2(1'b0),
+        .ENCLKOS3(1'b0)
+      );
+      /* verilator lint_on PINMISSING */
+    end else begin : gen_bad_clock
+      // Elaboration fails here: only 25 and 20 MHz are provided.
+      simty_board_ulx3s_clk_mhz_must_be_25_or_20 u_bad ();
+    end
+  endgenerate
 
   // An ESP32 fitted on the board resets into its boot loader when GPIO0
   // is pulled low; ULX3S designs hold it high.
@@ -44,7 +80,7 @@ module simty_board_ulx3s #(
 
   wire rst;
   simty_board_por u_por (
-    .clk_i(clk_i), .button_n_i(btn_n_i), .lock_i(1'b1), .rst_o(rst)
+    .clk_i(clk), .button_n_i(btn_n_i), .lock_i(clk_locked), .rst_o(rst)
   );
 
   wire trap;
@@ -62,7 +98,7 @@ module simty_board_ulx3s #(
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
   ) u_soc (
-    .clk_i(clk_i), .rst_i(rst),
+    .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
     .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
     .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
@@ -72,7 +108,7 @@ module simty_board_ulx3s #(
 
   wire heartbeat, rx_act, tx_act, trap_led, reset_led;
   simty_board_status #(.CLK_HZ(CLK_HZ)) u_status (
-    .clk_i(clk_i), .rst_i(rst), .uart_rx_i(uart_rx_i), .uart_tx_i(uart_tx_o),
+    .clk_i(clk), .rst_i(rst), .uart_rx_i(uart_rx_i), .uart_tx_i(uart_tx_o),
     .trap_i(trap), .heartbeat_o(heartbeat), .rx_o(rx_act), .tx_o(tx_act),
     .trap_o(trap_led), .reset_o(reset_led)
   );
