@@ -60,7 +60,6 @@ struct simty_tb {
   /* dispatcher */
   uint64_t next_base; /* next block's first logical id */
   uint32_t *warp_base;
-  uint32_t *warp_last_pc, *warp_last_mask; /* last retirement, for time-outs */
   unsigned char *warp_state;
   unsigned *warp_age;
   struct simty_tb_dispatch driven;
@@ -143,8 +142,6 @@ static void free_tb(struct simty_tb *tb)
   free(tb->lines);
   free(tb->dumps);
   free(tb->warp_base);
-  free(tb->warp_last_pc);
-  free(tb->warp_last_mask);
   free(tb->warp_state);
   free(tb->warp_age);
   free(tb->code);
@@ -376,10 +373,8 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
   tb->warp_base = calloc(warps, sizeof(*tb->warp_base));
   tb->warp_state = calloc(warps, 1);
   tb->warp_age = calloc(warps, sizeof(*tb->warp_age));
-  tb->warp_last_pc = calloc(warps, sizeof(*tb->warp_last_pc));
-  tb->warp_last_mask = calloc(warps, sizeof(*tb->warp_last_mask));
   if (!tb->code || !tb->data || !tb->warp_base || !tb->warp_state ||
-      !tb->warp_age || !tb->warp_last_pc || !tb->warp_last_mask) {
+      !tb->warp_age) {
     err_msg("out of memory");
     free_tb(tb);
     return NULL;
@@ -472,8 +467,6 @@ void simty_tb_retire(struct simty_tb *tb, unsigned warp, uint32_t pc,
   uint32_t base = 0;
   if (warp < tb->warps) {
     base = tb->warp_base[warp];
-    tb->warp_last_pc[warp] = pc;
-    tb->warp_last_mask[warp] = mask;
   }
   if (tb->trace)
     fprintf(tb->trace, "%" PRIu32 " %08" PRIx32 " %" PRIx32 "\n", base, pc,
@@ -543,8 +536,6 @@ void simty_tb_dispatched(struct simty_tb *tb)
   tb->warp_base[w] = tb->driven.base_tid;
   tb->warp_state[w] = WARP_PENDING;
   tb->warp_age[w] = 0;
-  tb->warp_last_pc[w] = tb->driven.pc;
-  tb->warp_last_mask[w] = tb->driven.mask;
   tb->next_base += tb->lanes;
   tb->started = 1;
   tb->driven.valid = 0;
@@ -671,25 +662,11 @@ int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
   }
   fflush(tb->out);
   if (state == SIMTY_TB_FAULTED || state == SIMTY_TB_TIMEOUT) {
-    struct simty_tb_fault f = {SIMTY_FAULT_TIMEOUT, 0, 0, 0, 0};
-    if (state == SIMTY_TB_FAULTED && fault) {
+    /* A time-out names no thread (docs/architecture.md section 5). */
+    struct simty_tb_fault f = {SIMTY_FAULT_TIMEOUT, 0, UINT32_MAX, UINT32_MAX,
+                               0};
+    if (state == SIMTY_TB_FAULTED && fault)
       f = *fault;
-    } else {
-      /* The RTL has no "next slot" like the model: name the lowest busy
-       * warp at the last instruction it retired (schedule-dependent,
-       * like the model's record). */
-      unsigned w;
-      for (w = 0; w < tb->warps; w++)
-        if (tb->warp_state[w] != WARP_FREE) {
-          unsigned lane = 0;
-          while (lane < 31 && !((tb->warp_last_mask[w] >> lane) & 1))
-            lane++;
-          f.pc = tb->warp_last_pc[w];
-          f.hart = w * tb->lanes + lane;
-          f.tid = tb->warp_base[w] + lane;
-          break;
-        }
-    }
     char name[64];
     const char *n = fault_name(f.cause);
     for (i = 0; n[i] && i + 1 < sizeof(name); i++)
