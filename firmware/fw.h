@@ -55,6 +55,7 @@ struct fw_core {
   uint32_t clock_hz;
   uint32_t cycles_per_ms;
   uint32_t all_warps; /* mask of every warp */
+  uint32_t lane_mask; /* mask of every lane (a full block) */
 };
 
 struct fw_launch {
@@ -70,7 +71,6 @@ struct fw_launch {
   uint64_t start;     /* TIMER at the first dispatch */
   uint64_t end;       /* TIMER when the launch ended */
   uint32_t next_base; /* next logical id to hand out */
-  uint32_t done;      /* threads of completed blocks */
   uint32_t inflight;  /* warps holding a block, as the firmware sees it */
   bool go_pending;    /* a dispatch the core has not yet taken */
   uint32_t go_warp;
@@ -147,6 +147,9 @@ void fw_launch_abort(struct fw *fw);
 int fw_core_reset(struct fw *fw);
 uint64_t fw_counter(uint32_t index);
 uint64_t fw_launch_elapsed(const struct fw *fw);
+/* Threads of completed blocks: those handed out minus those of the
+ * blocks still in flight. */
+uint32_t fw_launch_done(const struct fw *fw);
 
 /* Console stream: moves records from the core's FIFO into the buffer. */
 void fw_console_poll(struct fw *fw);

@@ -48,6 +48,7 @@ void fw_dispatch_init(struct fw *fw)
     c->lanes = c->lanes < 1u ? 1u : 32u;
   c->lanes_log2 = log2_u32(c->lanes);
   c->all_warps = c->warps == 32u ? 0xFFFFFFFFu : (1u << c->warps) - 1u;
+  c->lane_mask = c->lanes == 32u ? 0xFFFFFFFFu : (1u << c->lanes) - 1u;
   c->code_size = hal_reg_read(SIMTY_MMIO_CODE_SIZE);
   c->data_size = hal_reg_read(SIMTY_MMIO_DATA_SIZE);
   if (c->code_size > SIMTY_CODE_WINDOW)
@@ -196,16 +197,6 @@ uint64_t fw_launch_elapsed(const struct fw *fw)
   return end - l->start;
 }
 
-static uint32_t lowest_bit(uint32_t v)
-{
-  uint32_t i = 0;
-  while ((v & 1u) == 0) {
-    v >>= 1;
-    i++;
-  }
-  return i;
-}
-
 /* Ends the launch on the core's fault record; true if there was one. */
 static bool check_fault(struct fw *fw)
 {
@@ -220,67 +211,91 @@ static bool check_fault(struct fw *fw)
   return true;
 }
 
-/* Waits (bounded) for the core to take the block just given to warp w;
- * false if it is still pending, which the next poll picks up. */
-static bool go_taken(struct fw_launch *l, uint32_t w)
+/* True once the core has taken the block just given (bounded wait); if
+ * not, the dispatcher stops and a later poll goes on: GO is never written
+ * while it reads 1. */
+static bool go_taken(void)
 {
   for (uint32_t i = 0; i < FW_GO_POLLS; i++) {
     if ((hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
       return true;
   }
-  l->go_pending = true;
-  l->go_warp = w;
   return false;
 }
 
-/* Counts the warps that finished, refills every free warp with the next
- * block (lowest index first) and ends the launch after the last one. */
+/* Hands every free warp, lowest index first, the next block of up to
+ * LANES consecutive logical ids, and ends the launch after the last one.
+ * A warp that finished and one never used are alike here: a refilled
+ * warp stays in flight, the others leave it. The controller takes 3-5
+ * cycles an instruction and a warp waits for this path between two
+ * blocks, so it does the least it can: launch state in locals (the
+ * register accesses are volatile), DISPATCH_PC written once per launch
+ * (the register keeps it), DISPATCH_MASK only when it changes (the
+ * partial last block), threads done counted when asked
+ * (fw_launch_done()). */
 static void collect_and_refill(struct fw *fw)
 {
   struct fw_launch *l = &fw->launch;
   const struct fw_core *c = &fw->core;
+  const uint32_t end = l->nthreads;
+  uint32_t next = l->next_base;
+  uint32_t inflight = l->inflight;
+  uint32_t disp_mask = l->disp_mask;
+  bool pending = l->go_pending;
 
   /* GO before WARP_BUSY: the core sets a warp's busy bit in the cycle it
    * takes the block, so once GO reads 0 the busy bit tells the truth. */
-  if (l->go_pending && (hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
-    l->go_pending = false;
-  uint32_t busy = hal_reg_read(SIMTY_MMIO_WARP_BUSY);
-  uint32_t finished = l->inflight & ~busy;
-  if (l->go_pending)
-    finished &= ~(1u << l->go_warp);
-  while (finished) {
-    uint32_t w = lowest_bit(finished);
-    finished &= ~(1u << w);
-    l->inflight &= ~(1u << w);
-    l->done += l->block_threads[w];
-  }
+  if (pending && (hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
+    pending = false;
+  uint32_t free_warps = c->all_warps & ~hal_reg_read(SIMTY_MMIO_WARP_BUSY);
+  if (pending)
+    free_warps &= ~(1u << l->go_warp);
 
-  /* DISPATCH_PC was written when the launch started and the register
-   * keeps it; MASK is written only when it changes (the last block). */
-  while (!l->go_pending && l->next_base < l->nthreads) {
-    uint32_t free_warps = c->all_warps & ~l->inflight & ~busy;
-    if (free_warps == 0)
+  for (uint32_t w = 0; free_warps != 0; w++, free_warps >>= 1) {
+    if ((free_warps & 1u) == 0)
+      continue;
+    if (pending || next >= end) {
+      inflight &= ~(free_warps << w); /* this warp and every free one above */
       break;
-    uint32_t w = lowest_bit(free_warps);
-    uint32_t left = l->nthreads - l->next_base;
-    uint32_t n = left < c->lanes ? left : c->lanes;
-    uint32_t mask = n == 32u ? 0xFFFFFFFFu : (1u << n) - 1u;
+    }
+    uint32_t n = c->lanes;
+    uint32_t mask = c->lane_mask;
+    if (end - next < n) {
+      n = end - next; /* < lanes <= 32 */
+      mask = (1u << n) - 1u;
+    }
     hal_reg_write(SIMTY_MMIO_DISPATCH_WARP, w);
-    hal_reg_write(SIMTY_MMIO_DISPATCH_BASE, l->next_base);
-    if (mask != l->disp_mask) {
+    hal_reg_write(SIMTY_MMIO_DISPATCH_BASE, next);
+    if (mask != disp_mask) {
       hal_reg_write(SIMTY_MMIO_DISPATCH_MASK, mask);
-      l->disp_mask = mask;
+      disp_mask = mask;
     }
     hal_reg_write(SIMTY_MMIO_DISPATCH_GO, 1);
     l->block_threads[w] = n;
-    l->inflight |= 1u << w;
-    l->next_base += n;
-    if (!go_taken(l, w))
-      break;
+    inflight |= 1u << w;
+    next += n;
+    if (!go_taken()) {
+      pending = true;
+      l->go_warp = w;
+    }
   }
 
-  if (l->next_base >= l->nthreads && l->inflight == 0 && !l->go_pending)
+  l->next_base = next;
+  l->inflight = inflight;
+  l->disp_mask = disp_mask;
+  l->go_pending = pending;
+  if (next >= end && inflight == 0 && !pending)
     finish(fw, SIMTY_STATE_DONE, SIMTY_FAULT_NONE);
+}
+
+uint32_t fw_launch_done(const struct fw *fw)
+{
+  const struct fw_launch *l = &fw->launch;
+  uint32_t held = 0;
+  for (uint32_t w = 0; w < fw->core.warps; w++)
+    if (l->inflight & (1u << w))
+      held += l->block_threads[w];
+  return l->next_base - held;
 }
 
 void fw_dispatch_poll(struct fw *fw)

@@ -80,7 +80,7 @@ static uint32_t build_status(struct fw *fw, uint8_t *out, uint32_t flags)
   simty_put_u32(out + SIMTY_SR_LAUNCH_ID, l->id);
   simty_put_u32(out + SIMTY_SR_NTHREADS, l->nthreads);
   simty_put_u32(out + SIMTY_SR_DISPATCHED, l->next_base);
-  simty_put_u32(out + SIMTY_SR_DONE, l->done);
+  simty_put_u32(out + SIMTY_SR_DONE, fw_launch_done(fw));
   if (l->state == SIMTY_STATE_FAULT) {
     simty_put_u32(out + SIMTY_SR_FAULT_PC, l->fault_pc);
     simty_put_u32(out + SIMTY_SR_FAULT_HART, l->fault_hart);
