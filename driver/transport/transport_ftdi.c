@@ -3,7 +3,7 @@
  * FT231X on the ULX3S) through libftdi1.
  *
  * ftdi://[VID:PID[:SERIAL]][/INTERFACE][?baud=N]
- *   defaults 0403:6010, interface B, 3000000 baud; 8N1, no flow control.
+ *   defaults 0403:6010, interface B, 115200 baud (the bitstreams' default); 8N1, no flow control.
  *
  * The kernel's ftdi_sio driver is detached at open and reattached at
  * close (libftdi's AUTO_DETACH_REATACH_SIO_MODULE), so the board's serial
@@ -27,7 +27,7 @@
 
 #define FTDI_DEFAULT_VID 0x0403
 #define FTDI_DEFAULT_PID 0x6010
-#define FTDI_DEFAULT_BAUD 3000000u
+#define FTDI_DEFAULT_BAUD 115200u
 /* USB time-out of each libftdi read or write: short, so that the
  * transport's own deadline is checked often. */
 #define FTDI_USB_TIMEOUT_MS 50
