@@ -4,11 +4,10 @@
 //
 // Clock (CLK_MHZ): 25 = the 25 MHz oscillator (pin G2) directly; 20 = an
 // EHXPLLL makes 20 MHz from it (25 / 5 * 4, VCO 600 MHz, output divider
-// 30: the values nextpnr's ecppll computes for 25 -> 20 MHz). The 8x8 SoC
-// measured 23.7 MHz on the ECP5-85F before the SoC's bus decode lost its
-// adders (docs/performance.md, scaling table): when the report says a
-// configuration misses 25 MHz, build it with CLK_MHZ=20 (make bitstream
-// BOARD=ulx3s BOARD_MHZ=20). CLOCK_HZ in MMIO tells the firmware and the
+// 30: the values prjtrellis's ecppll computes for 25 -> 20 MHz). The 8x8
+// SoC measured 24.2 MHz on the ECP5-85F (docs/performance.md, scaling
+// table): when the report says a configuration misses 25 MHz, build it
+// with CLK_MHZ=20 (make bitstream BOARD=ulx3s BOARD_MHZ=20). CLOCK_HZ in MMIO tells the firmware and the
 // host the rate. UART rates divide both well (115200: 217 / 174 cycles a
 // bit, 0.03% / 0.2% off; 1000000: exactly 25 / 20).
 // Reset: simty_board_por after configuration, and while the PWR button
