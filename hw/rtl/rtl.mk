@@ -7,12 +7,12 @@
 # RTL_CORE_SRCS  the core's Verilog files (one module per file)
 # RTL_INC        include directories (the generated contract include)
 #   make lint-core       verilator --lint-only -Wall at 4x4 (CORE_LINT_CONFIG)
-#   make test-rtl-lint   lint at 1x1, 4x4, 8x8, 2x32 + Yosys: no latch at 4x4
+#   make test-rtl-lint   lint at 1x1, 4x4, 8x8, 2x32, 4x8, 16x32 + Yosys: no latch at 4x4
 
 RTL_CORE_SRCS := $(sort $(wildcard hw/rtl/core/*.v))
 RTL_INC := -Ihw/rtl/core -I$(BUILD)/gen
 CORE_LINT_CONFIG ?= 4x4
-CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32
+CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32 4x8 16x32
 YOSYS ?= yosys
 
 core_lint = verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \

@@ -16,11 +16,13 @@ console stalls), a third with +console-stall: results must not change.
 without a fault and store every thread's results: the generator's own
 test (its kernels must terminate and stay in bounds), usable before any
 RTL exists. A failing seed is reported with the command that reproduces
-it; its kernel stays in the build directory.
+it; its kernel stays in the build directory (run-PID/, removed when every
+seed passes).
 """
 import argparse
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,6 +93,11 @@ def main():
     ap.add_argument("--keep-going", action="store_true")
     args = ap.parse_args()
     configs = runner.parse_configs(args.configs)
+    # One directory per run, so that two runs at once (two engineers'
+    # `make test`) never rebuild each other's kernels; kept if a seed
+    # fails, for its reproduce command.
+    top_dir = args.build_dir
+    args.build_dir = os.path.join(top_dir, "run-%d" % os.getpid())
     os.makedirs(args.build_dir, exist_ok=True)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
 
@@ -143,6 +150,10 @@ def main():
                     f.cancel()
                 break
     print("%d passed, %d failed" % (passed, failed))
+    if failed == 0:
+        shutil.rmtree(args.build_dir, ignore_errors=True)
+    else:
+        print("kernels kept in %s" % args.build_dir)
     return 0 if failed == 0 and passed > 0 else 1
 
 
