@@ -2,7 +2,7 @@
 """runner.py - run Simty test kernels against any kernel runner.
 
 A kernel runner is a program that implements the kernel-runner CLI
-(docs/architecture.md, notes/cli.md): the reference model
+(docs/architecture.md, docs/runner-cli.md): the reference model
 build/bin/simty-model, or the Verilator core testbench. This script
 builds each test kernel once with simty-cc, runs it on every requested
 W x L configuration, parses the runner's stdout (console lines, dumps,

@@ -2,7 +2,7 @@
 // fetch steering, fetch/predecode, instruction buffer, schedule, operand
 // collect 1 and 2 (with decode), execute, membership / branch / memory
 // arbiter, gather, write-back. See docs/core.md; interface per
-// /work/notes/core_if.md. Reset is synchronous, active high.
+// docs/core.md ("Interface"). Reset is synchronous, active high.
 `default_nettype none
 
 module simty_core #(

@@ -3,7 +3,7 @@
  *
  * The C++ glue (simty_tb_main.cpp) owns the Verilated model and does the
  * clocking and the cycle-level memory models; everything else lives here
- * in C: command line (docs: /work/notes/cli.md, the same contract as
+ * in C: command line (docs/runner-cli.md, the same contract as
  * simty-model), ELF loading, the memories' contents, the wave dispatcher,
  * the console, traces, time-out and the final report.
  *
