@@ -9,7 +9,8 @@ CONFIGS=${1:-"1x1 4x4 8x8 4x8 1x32 2x32 16x32"}
 KERNELS="vadd diverge hello alu mix merge_dup fault trap"
 mkdir -p build/core_smoke
 for k in $KERNELS; do
-  src=$(ls hw/sim/core_smoke/kernels/$k.[cS])
+  # merge_dup is the testbench's regression kernel (tests/rtl/repro/)
+  src=$(ls hw/sim/core_smoke/kernels/$k.[cS] tests/rtl/repro/$k.S 2>/dev/null | head -1)
   if [ ! build/core_smoke/$k.elf -nt "$src" ]; then
     build/bin/simty-cc -o build/core_smoke/$k.elf "$src" || exit 1
   fi
