@@ -44,7 +44,7 @@ test-link: $(BUILD)/tests/test_link
 
 TRANSPORT_DIR := driver/transport
 TRANSPORT_OBJ_DIR := $(BUILD)/obj/transport
-TRANSPORT_SRCS := $(TRANSPORT_DIR)/simty_session.c $(TRANSPORT_DIR)/transport_fd.c \
+TRANSPORT_SRCS := $(TRANSPORT_DIR)/transport_common.c $(TRANSPORT_DIR)/simty_session.c $(TRANSPORT_DIR)/transport_fd.c \
   $(TRANSPORT_DIR)/transport_ftdi.c $(TRANSPORT_DIR)/transport_usb.c
 TRANSPORT_HDRS := $(TRANSPORT_DIR)/simty_transport.h host_lib/include/simty.h $(LINK_HDRS)
 TRANSPORT_OBJS := $(patsubst $(TRANSPORT_DIR)/%.c,$(TRANSPORT_OBJ_DIR)/%.o,$(TRANSPORT_SRCS))

@@ -12,13 +12,6 @@
 #include "simty.h"
 #include "simty_transport.h"
 
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int fail(struct simty_session *s, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(struct simty_session *s, int code, const char *fmt, ...)
@@ -89,7 +82,7 @@ static uint64_t attempt_deadline(const struct simty_session *s, size_t q,
   uint64_t ns = (uint64_t)(s->t->margin_ms + extra_ms) * 1000000u;
   if (s->t->bytes_per_sec)
     ns += 2u * ((uint64_t)q + r + 32u) * 1000000000u / s->t->bytes_per_sec;
-  return now_ns() + ns;
+  return simty__transport_now_ns() + ns;
 }
 
 /* Next event from the received bytes: 1 with a decoder event, 0 when the
@@ -107,11 +100,11 @@ static int next_event(struct simty_session *s, uint64_t deadline,
       }
     }
     s->rx_pos = s->rx_len = 0;
-    if (now_ns() >= deadline)
+    if (simty__transport_now_ns() >= deadline)
       return 0;
     size_t got = 0;
-    int e = s->t->ops->recv(s->t, s->rx_bytes, sizeof(s->rx_bytes), &got,
-                            deadline);
+    int e =
+        s->t->ops->recv(s->t, s->rx_bytes, sizeof(s->rx_bytes), &got, deadline);
     if (e) {
       if (e == SIMTY_ECLOSED)
         s->dead = 1;
@@ -133,8 +126,8 @@ static int send_wire(struct simty_session *s, uint64_t deadline)
 }
 
 int simty_session_request(struct simty_session *s, uint8_t command,
-                          const void *payload, uint16_t len,
-                          uint32_t resp_max, uint32_t extra_ms)
+                          const void *payload, uint16_t len, uint32_t resp_max,
+                          uint32_t extra_ms)
 {
   if (s->dead)
     return fail(s, SIMTY_ECLOSED, "the link to the device is closed");
@@ -210,8 +203,8 @@ int simty_session_request(struct simty_session *s, uint8_t command,
       }
       if (plen > resp_max)
         return fail(s, SIMTY_EPROTO,
-                    "%s response of %u bytes, at most %u expected", name,
-                    plen, resp_max);
+                    "%s response of %u bytes, at most %u expected", name, plen,
+                    resp_max);
       return 0;
     }
   }
@@ -219,7 +212,6 @@ int simty_session_request(struct simty_session *s, uint8_t command,
     return fail(s, SIMTY_EPROTO,
                 "the device received %s damaged %d times in a row", name,
                 SIMTY_SESSION_ATTEMPTS);
-  return fail(s, SIMTY_ETIMEDOUT,
-              "no answer to %s after %d attempts (%s link)", name,
-              SIMTY_SESSION_ATTEMPTS, s->t->kind);
+  return fail(s, SIMTY_ETIMEDOUT, "no answer to %s after %d attempts (%s link)",
+              name, SIMTY_SESSION_ATTEMPTS, s->t->kind);
 }

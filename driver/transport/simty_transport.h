@@ -146,6 +146,14 @@ int simty_session_request(struct simty_session *s, uint8_t command,
                           const void *payload, uint16_t len,
                           uint32_t resp_max, uint32_t extra_ms);
 
+/* CLOCK_MONOTONIC now, in nanoseconds: the clock of every deadline. */
+uint64_t simty__transport_now_ns(void);
+
+/* Record a one-line detail in t->err and return `code`. */
+int simty__transport_fail(struct simty_transport *t, int code,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The simty_error for a link status code. */
 int simty_session_status_error(unsigned status);
 

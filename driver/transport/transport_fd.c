@@ -32,31 +32,13 @@ struct fd_priv {
   pid_t child;
 };
 
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int ms_until(uint64_t deadline)
 {
-  uint64_t now = now_ns();
+  uint64_t now = simty__transport_now_ns();
   if (now >= deadline)
     return 0;
   uint64_t ms = (deadline - now + 999999u) / 1000000u;
   return ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(t->err, sizeof(t->err), fmt, ap);
-  va_end(ap);
-  return code;
 }
 
 static int fd_send(struct simty_transport *t, const uint8_t *buf, size_t n,
@@ -76,18 +58,18 @@ static int fd_send(struct simty_transport *t, const uint8_t *buf, size_t n,
       struct pollfd pfd = {p->fd, POLLOUT, 0};
       int ms = ms_until(deadline);
       if (ms == 0)
-        return tfail(t, SIMTY_ETIMEDOUT, "%s link: send timed out",
-                     t->kind);
+        return simty__transport_fail(t, SIMTY_ETIMEDOUT,
+                                     "%s link: send timed out", t->kind);
       if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
-        return tfail(t, SIMTY_EIO, "%s link: poll: %s", t->kind,
-                     strerror(errno));
+        return simty__transport_fail(t, SIMTY_EIO, "%s link: poll: %s", t->kind,
+                                     strerror(errno));
       continue;
     }
     if (errno == EPIPE || errno == ECONNRESET)
-      return tfail(t, SIMTY_ECLOSED, "%s link: the device closed the link",
-                   t->kind);
-    return tfail(t, SIMTY_EIO, "%s link: send: %s", t->kind,
-                 strerror(errno));
+      return simty__transport_fail(
+          t, SIMTY_ECLOSED, "%s link: the device closed the link", t->kind);
+    return simty__transport_fail(t, SIMTY_EIO, "%s link: send: %s", t->kind,
+                                 strerror(errno));
   }
   return 0;
 }
@@ -104,22 +86,23 @@ static int fd_recv(struct simty_transport *t, uint8_t *buf, size_t cap,
       return 0;
     }
     if (r == 0)
-      return tfail(t, SIMTY_ECLOSED, "%s link: the device closed the link",
-                   t->kind);
+      return simty__transport_fail(
+          t, SIMTY_ECLOSED, "%s link: the device closed the link", t->kind);
     if (errno == EINTR)
       continue;
     if (errno == ECONNRESET)
-      return tfail(t, SIMTY_ECLOSED, "%s link: connection reset", t->kind);
+      return simty__transport_fail(t, SIMTY_ECLOSED,
+                                   "%s link: connection reset", t->kind);
     if (errno != EAGAIN && errno != EWOULDBLOCK)
-      return tfail(t, SIMTY_EIO, "%s link: recv: %s", t->kind,
-                   strerror(errno));
+      return simty__transport_fail(t, SIMTY_EIO, "%s link: recv: %s", t->kind,
+                                   strerror(errno));
     int ms = ms_until(deadline);
     if (ms == 0)
       return 0;
     struct pollfd pfd = {p->fd, POLLIN, 0};
     if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
-      return tfail(t, SIMTY_EIO, "%s link: poll: %s", t->kind,
-                   strerror(errno));
+      return simty__transport_fail(t, SIMTY_EIO, "%s link: poll: %s", t->kind,
+                                   strerror(errno));
   }
 }
 
@@ -130,9 +113,9 @@ static void fd_close(struct simty_transport *t)
   close(p->fd);
   if (p->child > 0) {
     int status;
-    uint64_t give_up = now_ns() + 2000000000u;
+    uint64_t give_up = simty__transport_now_ns() + 2000000000u;
     while (waitpid(p->child, &status, WNOHANG) == 0) {
-      if (now_ns() >= give_up) {
+      if (simty__transport_now_ns() >= give_up) {
         kill(p->child, SIGKILL);
         waitpid(p->child, &status, 0);
         break;
@@ -148,8 +131,7 @@ static void fd_close(struct simty_transport *t)
 static const struct simty_transport_ops fd_ops = {fd_send, fd_recv, fd_close};
 
 int simty_transport_fd(int fd, pid_t child, const char *kind,
-                       struct simty_transport **out, char *err,
-                       size_t err_size)
+                       struct simty_transport **out, char *err, size_t err_size)
 {
   struct simty_transport *t = calloc(1, sizeof(*t));
   struct fd_priv *p = calloc(1, sizeof(*p));
@@ -223,7 +205,8 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
   if (q) {
     char *end;
     errno = 0;
-    if (strncmp(q + 1, "margin_ms=", 10) != 0 || !isdigit((unsigned char)q[11]) ||
+    if (strncmp(q + 1, "margin_ms=", 10) != 0 ||
+        !isdigit((unsigned char)q[11]) ||
         (margin_ms = strtol(q + 11, &end, 10), errno || *end) ||
         margin_ms < 1 || margin_ms > 600000) {
       snprintf(err, err_size, "bad tcp option '%s' (margin_ms=1..600000)",
@@ -259,8 +242,7 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
   char *end;
   errno = 0;
   long pn = strtol(port, &end, 10);
-  if (!isdigit((unsigned char)*port) || errno || *end || pn < 1 ||
-      pn > 65535) {
+  if (!isdigit((unsigned char)*port) || errno || *end || pn < 1 || pn > 65535) {
     snprintf(err, err_size, "bad port '%s' in tcp://%s (1 .. 65535)", port,
              rest);
     return SIMTY_EURI;
@@ -281,8 +263,7 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
       last_errno = errno;
       continue;
     }
-    if (connect_within(fd, a->ai_addr, a->ai_addrlen, CONNECT_TIMEOUT_MS) ==
-        0)
+    if (connect_within(fd, a->ai_addr, a->ai_addrlen, CONNECT_TIMEOUT_MS) == 0)
       break;
     last_errno = errno;
     close(fd);
@@ -292,9 +273,9 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
   if (fd < 0) {
     snprintf(err, err_size, "cannot connect to %s:%s: %s", host, port,
              strerror(last_errno));
-    return last_errno == ECONNREFUSED   ? SIMTY_ENODEV
-           : last_errno == ETIMEDOUT    ? SIMTY_ETIMEDOUT
-                                        : SIMTY_EIO;
+    return last_errno == ECONNREFUSED ? SIMTY_ENODEV
+           : last_errno == ETIMEDOUT  ? SIMTY_ETIMEDOUT
+                                      : SIMTY_EIO;
   }
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -315,8 +296,7 @@ int simty_transport_tcp(const char *rest, struct simty_transport **out,
 static int executable(const char *path)
 {
   struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-         access(path, X_OK) == 0;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
 /* $SIMTY_SIM, else simty-sim beside the running program, in its bin/ or
@@ -368,16 +348,14 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
     else if (len > 6 && strncmp(p, "lanes=", 6) == 0)
       dst = lanes, klen = 6;
     if (!dst || len - klen >= 16) {
-      snprintf(err, err_size, "unknown or bad sim option '%.*s'", (int)len,
-               p);
+      snprintf(err, err_size, "unknown or bad sim option '%.*s'", (int)len, p);
       return SIMTY_EURI;
     }
     memcpy(dst, p + klen, len - klen);
     dst[len - klen] = '\0';
     for (char *c = dst; *c; c++)
       if (!isdigit((unsigned char)*c)) {
-        snprintf(err, err_size, "bad number in sim option '%.*s'", (int)len,
-                 p);
+        snprintf(err, err_size, "bad number in sim option '%.*s'", (int)len, p);
         return SIMTY_EURI;
       }
     p = amp ? amp + 1 : p + len;

@@ -3,7 +3,8 @@
  * FT231X on the ULX3S) through libftdi1.
  *
  * ftdi://[VID:PID[:SERIAL]][/INTERFACE][?baud=N]
- *   defaults 0403:6010, interface B, 115200 baud (the bitstreams' default); 8N1, no flow control.
+ *   defaults 0403:6010, interface B, 115200 baud (the bitstreams' default);
+ * 8N1, no flow control.
  *
  * The kernel's ftdi_sio driver is detached at open and reattached at
  * close (libftdi's AUTO_DETACH_REATACH_SIO_MODULE), so the board's serial
@@ -34,24 +35,6 @@
 /* ftdi_read_data() / ftdi_write_data() return this when the device is
  * gone (libftdi's "USB device unavailable"). */
 #define FTDI_UNAVAILABLE (-666)
-
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(t->err, sizeof(t->err), fmt, ap);
-  va_end(ap);
-  return code;
-}
 
 static int parse_hex16(const char *s, size_t len, int *out)
 {
@@ -86,7 +69,8 @@ int simty_ftdi_parse(const char *rest, struct simty_ftdi_params *p, char *err,
     if (!c1)
       goto bad;
     const char *c2 = memchr(c1 + 1, ':', dev_len - (size_t)(c1 + 1 - rest));
-    size_t pid_len = c2 ? (size_t)(c2 - c1 - 1) : dev_len - (size_t)(c1 + 1 - rest);
+    size_t pid_len =
+        c2 ? (size_t)(c2 - c1 - 1) : dev_len - (size_t)(c1 + 1 - rest);
     if (parse_hex16(rest, (size_t)(c1 - rest), &p->vid) ||
         parse_hex16(c1 + 1, pid_len, &p->pid))
       goto bad;
@@ -140,16 +124,17 @@ static int ftdi_send(struct simty_transport *t, const uint8_t *buf, size_t n,
     int chunk = n > 4096 ? 4096 : (int)n;
     int w = ftdi_write_data(f, buf, chunk);
     if (w == FTDI_UNAVAILABLE || w == LIBUSB_ERROR_NO_DEVICE)
-      return tfail(t, SIMTY_ECLOSED, "FTDI device unplugged");
+      return simty__transport_fail(t, SIMTY_ECLOSED, "FTDI device unplugged");
     if (w < 0)
-      return tfail(t, SIMTY_EIO, "FTDI write: %s", ftdi_get_error_string(f));
+      return simty__transport_fail(t, SIMTY_EIO, "FTDI write: %s",
+                                   ftdi_get_error_string(f));
     /* A write that timed out may still have sent part of the data:
      * libftdi reports what went out, which is what we skip. */
     buf += w;
     n -= (size_t)w;
-    if (n && now_ns() >= deadline)
-      return tfail(t, SIMTY_ETIMEDOUT, "FTDI write timed out (%zu bytes left)",
-                   n);
+    if (n && simty__transport_now_ns() >= deadline)
+      return simty__transport_fail(t, SIMTY_ETIMEDOUT,
+                                   "FTDI write timed out (%zu bytes left)", n);
   }
   return 0;
 }
@@ -162,14 +147,15 @@ static int ftdi_recv(struct simty_transport *t, uint8_t *buf, size_t cap,
   for (;;) {
     int r = ftdi_read_data(f, buf, cap > 4096 ? 4096 : (int)cap);
     if (r == FTDI_UNAVAILABLE || r == LIBUSB_ERROR_NO_DEVICE)
-      return tfail(t, SIMTY_ECLOSED, "FTDI device unplugged");
+      return simty__transport_fail(t, SIMTY_ECLOSED, "FTDI device unplugged");
     if (r < 0)
-      return tfail(t, SIMTY_EIO, "FTDI read: %s", ftdi_get_error_string(f));
+      return simty__transport_fail(t, SIMTY_EIO, "FTDI read: %s",
+                                   ftdi_get_error_string(f));
     if (r > 0) {
       *got = (size_t)r;
       return 0;
     }
-    if (now_ns() >= deadline)
+    if (simty__transport_now_ns() >= deadline)
       return 0;
   }
 }
@@ -213,10 +199,10 @@ int simty_transport_ftdi(const char *rest, struct simty_transport **out,
     /* libftdi: -3 no such device, -5 cannot claim (in use), -4 cannot
      * open (permissions). */
     int code = r == -3 ? SIMTY_ENODEV : r == -5 ? SIMTY_EBUSY : SIMTY_ENODEV;
-    snprintf(err, err_size, "FTDI %04x:%04x%s%s interface %c: %s%s",
-             p.vid, p.pid, p.serial[0] ? " serial " : "", p.serial,
+    snprintf(err, err_size, "FTDI %04x:%04x%s%s interface %c: %s%s", p.vid,
+             p.pid, p.serial[0] ? " serial " : "", p.serial,
              'A' + p.interface - INTERFACE_A, ftdi_get_error_string(f),
-             r == -5 ? " (interface busy: another program holds it)"
+             r == -5   ? " (interface busy: another program holds it)"
              : r == -4 ? " (check the udev permissions)"
                        : "");
     ftdi_free(f);

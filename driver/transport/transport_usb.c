@@ -38,31 +38,13 @@ struct usb_priv {
   size_t spill_len, spill_pos;
 };
 
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static unsigned chunk_timeout(uint64_t deadline)
 {
-  uint64_t now = now_ns();
+  uint64_t now = simty__transport_now_ns();
   if (now >= deadline)
     return 1;
   uint64_t ms = (deadline - now + 999999u) / 1000000u;
   return ms < USB_CHUNK_TIMEOUT_MS ? (unsigned)ms : USB_CHUNK_TIMEOUT_MS;
-}
-
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int tfail(struct simty_transport *t, int code, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(t->err, sizeof(t->err), fmt, ap);
-  va_end(ap);
-  return code;
 }
 
 int simty_usb_parse(const char *rest, struct simty_usb_params *p, char *err,
@@ -100,8 +82,10 @@ bad:
 static int usb_error(struct simty_transport *t, int r, const char *what)
 {
   if (r == LIBUSB_ERROR_NO_DEVICE)
-    return tfail(t, SIMTY_ECLOSED, "USB device unplugged during %s", what);
-  return tfail(t, SIMTY_EIO, "USB %s: %s", what, libusb_error_name(r));
+    return simty__transport_fail(t, SIMTY_ECLOSED,
+                                 "USB device unplugged during %s", what);
+  return simty__transport_fail(t, SIMTY_EIO, "USB %s: %s", what,
+                               libusb_error_name(r));
 }
 
 static int usb_send(struct simty_transport *t, const uint8_t *buf, size_t n,
@@ -119,9 +103,9 @@ static int usb_send(struct simty_transport *t, const uint8_t *buf, size_t n,
       n -= (size_t)done;
     }
     if (r == LIBUSB_ERROR_TIMEOUT) {
-      if (n && now_ns() >= deadline)
-        return tfail(t, SIMTY_ETIMEDOUT,
-                     "USB write timed out with %zu bytes left", n);
+      if (n && simty__transport_now_ns() >= deadline)
+        return simty__transport_fail(
+            t, SIMTY_ETIMEDOUT, "USB write timed out with %zu bytes left", n);
       continue;
     }
     if (r == LIBUSB_ERROR_PIPE) {
@@ -173,7 +157,7 @@ static int usb_recv(struct simty_transport *t, uint8_t *buf, size_t cap,
       return 0;
     }
     if (r == LIBUSB_ERROR_TIMEOUT || r == 0) {
-      if (now_ns() >= deadline)
+      if (simty__transport_now_ns() >= deadline)
         return 0;
       continue;
     }
@@ -266,8 +250,8 @@ int simty_transport_usb(const char *rest, struct simty_transport **out,
     e = SIMTY_EIO;
     goto fail;
   }
-  u->h = libusb_open_device_with_vid_pid(u->ctx, (uint16_t)p.vid,
-                                         (uint16_t)p.pid);
+  u->h =
+      libusb_open_device_with_vid_pid(u->ctx, (uint16_t)p.vid, (uint16_t)p.pid);
   if (!u->h) {
     snprintf(err, err_size,
              "no USB device %04x:%04x (or no permission to open it)", p.vid,
