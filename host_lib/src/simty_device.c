@@ -206,9 +206,7 @@ void simty_close(simty_device *dev)
   for (size_t i = 0; i < dev->nkernels; i++)
     dev->kernels[i]->dev = NULL;
   free(dev->kernels);
-  for (size_t i = 0; i < dev->console.nslots; i++)
-    free(dev->console.slots[i].text);
-  free(dev->console.slots);
+  simty__lines_free(&dev->console);
   simty__alloc_destroy(&dev->heap);
   pthread_mutex_unlock(&dev->lock);
   pthread_mutex_destroy(&dev->lock);
@@ -377,107 +375,12 @@ int simty_set_console(simty_device *dev, simty_console_fn fn, void *user)
   return 0;
 }
 
-static size_t hash_tid(uint32_t tid, size_t nslots)
-{
-  return (size_t)(tid * 2654435761u) & (nslots - 1);
-}
-
-static struct simty__line *console_slot(struct simty__console *c,
-                                        uint32_t tid)
-{
-  if (c->nused * 2 >= c->nslots) {
-    size_t nslots = c->nslots ? c->nslots * 2 : 64;
-    struct simty__line *slots = calloc(nslots, sizeof(*slots));
-    if (!slots)
-      return NULL;
-    for (size_t i = 0; i < c->nslots; i++) {
-      if (!c->slots[i].used)
-        continue;
-      size_t j = hash_tid(c->slots[i].tid, nslots);
-      while (slots[j].used)
-        j = (j + 1) & (nslots - 1);
-      slots[j] = c->slots[i];
-    }
-    free(c->slots);
-    c->slots = slots;
-    c->nslots = nslots;
-  }
-  size_t j = hash_tid(tid, c->nslots);
-  while (c->slots[j].used && c->slots[j].tid != tid)
-    j = (j + 1) & (c->nslots - 1);
-  if (!c->slots[j].used) {
-    c->slots[j].used = 1;
-    c->slots[j].tid = tid;
-    c->nused++;
-  }
-  return &c->slots[j];
-}
-
-static void deliver(struct simty__console *c, struct simty__line *lb)
-{
-  if (lb->text)
-    lb->text[lb->len] = '\0';
-  if (c->fn)
-    c->fn(c->user, lb->tid, lb->text ? lb->text : "", lb->len);
-  lb->len = 0;
-}
-
-/* Lines longer than this are delivered in pieces: a kernel printing
- * without newlines must not grow host memory without bound. */
-#define LINE_MAX_BYTES 4096u
-
 void simty__console_byte(simty_device *dev, uint32_t tid, uint8_t byte)
 {
-  struct simty__console *c = &dev->console;
-  struct simty__line *lb = console_slot(c, tid);
-  if (!lb)
-    return; /* out of memory: the byte is lost, nothing else */
-  if (byte == '\n') {
-    deliver(c, lb);
-    return;
-  }
-  if (lb->len + 1 >= lb->cap) {
-    size_t cap = lb->cap ? lb->cap * 2 : 128;
-    char *text = realloc(lb->text, cap);
-    if (!text)
-      return;
-    lb->text = text;
-    lb->cap = cap;
-  }
-  lb->text[lb->len++] = (char)byte;
-  if (lb->len >= LINE_MAX_BYTES)
-    deliver(c, lb);
-}
-
-static int cmp_line(const void *a, const void *b)
-{
-  const struct simty__line *x = *(const struct simty__line *const *)a;
-  const struct simty__line *y = *(const struct simty__line *const *)b;
-  return (x->tid > y->tid) - (x->tid < y->tid);
+  simty__lines_byte(&dev->console, tid, byte);
 }
 
 void simty__console_flush(simty_device *dev)
 {
-  struct simty__console *c = &dev->console;
-  size_t n = 0;
-  for (size_t i = 0; i < c->nslots; i++)
-    n += c->slots[i].used && c->slots[i].len;
-  if (n) {
-    struct simty__line **open = calloc(n, sizeof(*open));
-    size_t k = 0;
-    for (size_t i = 0; i < c->nslots && open; i++)
-      if (c->slots[i].used && c->slots[i].len)
-        open[k++] = &c->slots[i];
-    if (open)
-      qsort(open, k, sizeof(*open), cmp_line);
-    for (size_t i = 0; i < k; i++)
-      deliver(c, open[i]);
-    free(open);
-  }
-  /* Start the next launch with an empty table: thread ids restart. */
-  for (size_t i = 0; i < c->nslots; i++) {
-    free(c->slots[i].text);
-    memset(&c->slots[i], 0, sizeof(c->slots[i]));
-  }
-  c->nused = 0;
+  simty__lines_flush(&dev->console);
 }

@@ -17,6 +17,7 @@
 
 #include "simty.h"
 #include "simty_elf.h"
+#include "simty_lines.h"
 
 /* ---- Allocator: first fit from the top of an arena, 16-byte grain ---- */
 
@@ -96,22 +97,6 @@ extern const struct simty__backend simty__backend_tcp;
 extern const struct simty__backend simty__backend_ftdi;
 extern const struct simty__backend simty__backend_usb;
 
-/* ---- Device console line buffers (one per thread with pending bytes) ---- */
-
-struct simty__line {
-  uint32_t tid;
-  int used;
-  char *text;
-  size_t len, cap;
-};
-
-struct simty__console {
-  struct simty__line *slots; /* open addressing on tid */
-  size_t nslots, nused;
-  simty_console_fn fn;
-  void *user;
-};
-
 /* ---- The device handle ---- */
 
 struct simty_device {
@@ -136,7 +121,7 @@ struct simty_device {
   int ever_launched;
   struct simty_fault last_fault;
 
-  struct simty__console console;
+  struct simty__lines console; /* fn, user: simty_set_console() */
   simty_progress_fn progress;
   void *progress_user;
 };

@@ -12,16 +12,18 @@ MODEL_LIB := $(BUILD)/lib/libsimty_model.a
 SIMTY_MODEL := $(BUILD)/bin/simty-model
 MODEL_CFLAGS := $(HOST_CFLAGS) -Ihw/arch -Ihost_lib/src -I$(MODEL_DIR)
 MODEL_HEADERS := $(MODEL_DIR)/simty_model.h $(MODEL_DIR)/simty_model_internal.h \
-  hw/arch/simty_arch.h host_lib/src/simty_elf.h
+  hw/arch/simty_arch.h host_lib/src/simty_elf.h host_lib/src/simty_lines.h
 
 MODEL_SRCS := $(MODEL_DIR)/simty_model.c $(MODEL_DIR)/simty_model_decode.c \
-  $(MODEL_DIR)/simty_model_exec.c host_lib/src/simty_elf.c
+  $(MODEL_DIR)/simty_model_exec.c host_lib/src/simty_elf.c \
+  host_lib/src/simty_lines.c
 MODEL_OBJS := $(patsubst %.c,$(MODEL_OBJ_DIR)/%.o,$(notdir $(MODEL_SRCS)))
 
 $(MODEL_OBJ_DIR)/%.o: $(MODEL_DIR)/%.c $(MODEL_HEADERS) | $(MODEL_OBJ_DIR)/
 	$(CC) $(MODEL_CFLAGS) -c -o $@ $<
 
-$(MODEL_OBJ_DIR)/simty_elf.o: host_lib/src/simty_elf.c $(MODEL_HEADERS) | $(MODEL_OBJ_DIR)/
+# Shared with the host library, which takes them from this archive.
+$(MODEL_OBJ_DIR)/%.o: host_lib/src/%.c $(MODEL_HEADERS) | $(MODEL_OBJ_DIR)/
 	$(CC) $(MODEL_CFLAGS) -c -o $@ $<
 
 $(MODEL_LIB): $(MODEL_OBJS) | $(BUILD)/lib/

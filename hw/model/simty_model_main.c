@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "simty_elf.h"
+#include "simty_lines.h"
 #include "simty_model.h"
 
 #define PROG "simty-model"
@@ -33,103 +34,30 @@ struct dump_req {
 
 /* ---- Console: bytes regrouped into lines per logical thread ---- */
 
-struct line_buf {
-  uint32_t tid;
-  int used;
-  char *text;
-  size_t len, cap;
-};
-
 struct console {
-  struct line_buf *slots; /* open addressing on tid */
-  size_t nslots, nused;
+  struct simty__lines lines;
   int quiet;
-  int oom;
 };
 
-static struct line_buf *console_slot(struct console *c, uint32_t tid)
+static void console_line(void *user, uint32_t tid, const char *text,
+                         size_t len)
 {
-  if (c->nused * 2 >= c->nslots) {
-    size_t nslots = c->nslots ? c->nslots * 2 : 64;
-    struct line_buf *slots = calloc(nslots, sizeof(*slots));
-    if (!slots)
-      return NULL;
-    for (size_t i = 0; i < c->nslots; i++) {
-      if (!c->slots[i].used)
-        continue;
-      size_t j = c->slots[i].tid * 2654435761u & (nslots - 1);
-      while (slots[j].used)
-        j = (j + 1) & (nslots - 1);
-      slots[j] = c->slots[i];
-    }
-    free(c->slots);
-    c->slots = slots;
-    c->nslots = nslots;
-  }
-  size_t j = tid * 2654435761u & (c->nslots - 1);
-  while (c->slots[j].used && c->slots[j].tid != tid)
-    j = (j + 1) & (c->nslots - 1);
-  if (!c->slots[j].used) {
-    c->slots[j].used = 1;
-    c->slots[j].tid = tid;
-    c->nused++;
-  }
-  return &c->slots[j];
+  (void)user;
+  printf("[%" PRIu32 "] %.*s\n", tid, (int)len, text);
 }
 
 static void console_byte(void *user, uint32_t tid, uint8_t byte)
 {
   struct console *c = user;
-  if (c->quiet)
-    return;
-  struct line_buf *lb = console_slot(c, tid);
-  if (!lb) {
-    c->oom = 1;
-    return;
-  }
-  if (byte == '\n') {
-    printf("[%" PRIu32 "] %.*s\n", tid, (int)lb->len, lb->text ? lb->text : "");
-    lb->len = 0;
-    return;
-  }
-  if (lb->len == lb->cap) {
-    size_t cap = lb->cap ? lb->cap * 2 : 80;
-    char *text = realloc(lb->text, cap);
-    if (!text) {
-      c->oom = 1;
-      return;
-    }
-    lb->text = text;
-    lb->cap = cap;
-  }
-  lb->text[lb->len++] = (char)byte;
-}
-
-static int cmp_tid(const void *a, const void *b)
-{
-  const struct line_buf *x = *(const struct line_buf *const *)a;
-  const struct line_buf *y = *(const struct line_buf *const *)b;
-  return (x->tid > y->tid) - (x->tid < y->tid);
+  if (!c->quiet)
+    simty__lines_byte(&c->lines, tid, byte);
 }
 
 /* Print unfinished lines in thread order, then free everything. */
 static void console_finish(struct console *c)
 {
-  struct line_buf **open = calloc(c->nused ? c->nused : 1, sizeof(*open));
-  size_t nopen = 0;
-  for (size_t i = 0; i < c->nslots; i++)
-    if (c->slots[i].used && c->slots[i].len && open)
-      open[nopen++] = &c->slots[i];
-  qsort(open, nopen, sizeof(*open), cmp_tid);
-  for (size_t i = 0; i < nopen; i++)
-    printf("[%" PRIu32 "] %.*s\n", open[i]->tid, (int)open[i]->len,
-           open[i]->text);
-  free(open);
-  for (size_t i = 0; i < c->nslots; i++)
-    free(c->slots[i].text);
-  free(c->slots);
-  c->slots = NULL;
-  c->nslots = c->nused = 0;
+  simty__lines_flush(&c->lines);
+  simty__lines_free(&c->lines);
 }
 
 /* ---- Trace ---- */
@@ -317,7 +245,7 @@ int main(int argc, char **argv)
   struct simty_elf elf;
   simty_model *model = NULL;
   FILE *trace = NULL;
-  struct console console = {.quiet = quiet};
+  struct console console = {.lines = {.fn = console_line}, .quiet = quiet};
   uint32_t args = 0;
 
   if (simty__elf_load_file(kernel, &elf, err, sizeof(err)) != 0) {
@@ -406,7 +334,7 @@ int main(int argc, char **argv)
   }
   int status = simty_model_run(model, 0);
   console_finish(&console);
-  if (console.oom)
+  if (console.lines.lost)
     fprintf(stderr, PROG ": out of memory: console output incomplete\n");
 
   for (size_t k = 0; k < ndumps; k++) {
