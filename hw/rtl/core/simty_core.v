@@ -339,9 +339,12 @@ module simty_core #(
     .ret_o     (d_ret)
   );
 
-  // Base logical thread id of each warp's block, read in RR2 for EX.
+  // Base logical thread id of each warp's block, read in RR2 for EX. A
+  // warp is written only at dispatch, while it has nothing in flight, so
+  // a same-cycle read of it is never used (SAME_CYCLE 0).
   wire [31:0] ex_base_tid;
-  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS)) u_base_tid (
+  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+                   .SAME_CYCLE(0)) u_base_tid (
     .clk_i   (clk_i),
     .re_i    (1'b1),
     .raddr_i (rr2_warp),

@@ -1,16 +1,25 @@
 // simty_ram_1r1w: generic 1-read/1-write synchronous RAM, the building block
 // of every table in the core (register banks, ibuf, HCT, CCT); written so
 // Yosys infers block RAM (SB_RAM40_4K / DP16KD) when the size warrants it.
+//
+// BLOCK = 1 forces block RAM even for tables so small that Yosys would
+// otherwise keep them in flip-flops (the per-warp tables at 4 warps): the
+// issue wants every table out of the fabric's flip-flops and LUTs.
+// SAME_CYCLE = 0 declares that the caller never uses the data of a read
+// whose address is written in the same cycle (no_rw_check), so no
+// collision register and comparator are wrapped around the RAM; with
+// SAME_CYCLE = 1 such a read returns the old data.
 `default_nettype none
 
 module simty_ram_1r1w #(
   parameter integer WIDTH = 32,
   parameter integer DEPTH = 64,
-  parameter integer ABITS = (DEPTH > 1) ? $clog2(DEPTH) : 1
+  parameter integer ABITS = (DEPTH > 1) ? $clog2(DEPTH) : 1,
+  parameter integer BLOCK = 0,
+  parameter integer SAME_CYCLE = 1
 ) (
   input  wire             clk_i,
   // Read: data the cycle after re_i; the output holds while re_i is low.
-  // A read of the address written in the same cycle returns the old data.
   input  wire             re_i,
   input  wire [ABITS-1:0] raddr_i,
   output reg  [WIDTH-1:0] rdata_o,
@@ -19,21 +28,55 @@ module simty_ram_1r1w #(
   input  wire [WIDTH-1:0] wdata_i
 );
 
-  reg [WIDTH-1:0] mem_q [0:DEPTH-1];
-
 `ifndef SYNTHESIS
   // Simulation only: a defined start so that X never leaks from unwritten
   // words that are read speculatively (their values are always discarded).
-  integer i;
-  initial begin
-    for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
-    rdata_o = {WIDTH{1'b0}};
-  end
+  initial rdata_o = {WIDTH{1'b0}};
 `endif
 
-  always @(posedge clk_i) begin
-    if (we_i) mem_q[waddr_i] <= wdata_i;
-    if (re_i) rdata_o <= mem_q[raddr_i];
-  end
+  // One declaration per attribute combination (attributes are constants).
+  generate
+    if (BLOCK != 0 && SAME_CYCLE == 0) begin : gen_block_free
+      (* ram_style = "block", no_rw_check *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+      always @(posedge clk_i) begin
+        if (we_i) mem_q[waddr_i] <= wdata_i;
+        if (re_i) rdata_o <= mem_q[raddr_i];
+      end
+`ifndef SYNTHESIS
+      integer i;
+      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
+`endif
+    end else if (BLOCK != 0) begin : gen_block
+      (* ram_style = "block" *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+      always @(posedge clk_i) begin
+        if (we_i) mem_q[waddr_i] <= wdata_i;
+        if (re_i) rdata_o <= mem_q[raddr_i];
+      end
+`ifndef SYNTHESIS
+      integer i;
+      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
+`endif
+    end else if (SAME_CYCLE == 0) begin : gen_free
+      (* no_rw_check *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+      always @(posedge clk_i) begin
+        if (we_i) mem_q[waddr_i] <= wdata_i;
+        if (re_i) rdata_o <= mem_q[raddr_i];
+      end
+`ifndef SYNTHESIS
+      integer i;
+      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
+`endif
+    end else begin : gen_plain
+      reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+      always @(posedge clk_i) begin
+        if (we_i) mem_q[waddr_i] <= wdata_i;
+        if (re_i) rdata_o <= mem_q[raddr_i];
+      end
+`ifndef SYNTHESIS
+      integer i;
+      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
+`endif
+    end
+  endgenerate
 
 endmodule
