@@ -74,11 +74,16 @@ RTL_TB_VFLAGS = --cc --exe --build -j $(RTL_TB_JOBS) -O3 --x-assign fast $(RTL_T
   --x-initial fast --top-module simty_core \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1"
 
-RTL_TB_C_OBJS := $(RTL_TB_OUT)/tb/simty_tb.o $(RTL_TB_OUT)/tb/simty_elf.o
+RTL_TB_C_OBJS := $(RTL_TB_OUT)/tb/simty_tb.o $(RTL_TB_OUT)/tb/simty_elf.o \
+  $(RTL_TB_OUT)/tb/simty_lines.o
 RTL_TB_CFLAGS := $(HOST_CFLAGS) -Ihw/arch -Ihost_lib/src -I$(RTL_TB_DIR)
 
 $(RTL_TB_OUT)/tb/simty_tb.o: $(RTL_TB_DIR)/simty_tb.c $(RTL_TB_DIR)/simty_tb.h \
-    host_lib/src/simty_elf.h hw/arch/simty_arch.h | $(RTL_TB_OUT)/tb/
+    host_lib/src/simty_elf.h host_lib/src/simty_lines.h hw/arch/simty_arch.h | $(RTL_TB_OUT)/tb/
+	$(CC) $(RTL_TB_CFLAGS) -c -o $@ $<
+
+$(RTL_TB_OUT)/tb/simty_lines.o: host_lib/src/simty_lines.c host_lib/src/simty_lines.h \
+    | $(RTL_TB_OUT)/tb/
 	$(CC) $(RTL_TB_CFLAGS) -c -o $@ $<
 
 $(RTL_TB_OUT)/tb/simty_elf.o: host_lib/src/simty_elf.c host_lib/src/simty_elf.h \

@@ -16,6 +16,7 @@
 
 #include "simty_arch.h"
 #include "simty_elf.h"
+#include "simty_lines.h"
 
 #define PROG "simty-rtl"
 
@@ -29,13 +30,6 @@ struct dump_request {
   const char *symbol;
   uint32_t addr;
   uint32_t count;
-};
-
-/* Console bytes of one thread since its last newline. */
-struct console_line {
-  uint32_t tid;
-  char *text;
-  size_t len, cap;
 };
 
 struct simty_tb {
@@ -67,9 +61,7 @@ struct simty_tb {
   uint64_t cycles;
 
   /* console */
-  struct console_line *lines;
-  size_t line_count, line_cap;
-  int out_of_memory;
+  struct simty__lines lines; /* regrouped per thread, as the model does */
   FILE *out; /* stdout, or a test's file */
 };
 
@@ -132,14 +124,11 @@ static int parse_u64(const char *s, uint64_t *out)
 
 static void free_tb(struct simty_tb *tb)
 {
-  size_t i;
   if (!tb)
     return;
   if (tb->trace)
     fclose(tb->trace);
-  for (i = 0; i < tb->line_count; i++)
-    free(tb->lines[i].text);
-  free(tb->lines);
+  simty__lines_free(&tb->lines);
   free(tb->dumps);
   free(tb->warp_base);
   free(tb->warp_state);
@@ -167,6 +156,14 @@ static uint8_t *device_bytes(struct simty_tb *tb, uint32_t addr, uint64_t len)
   return NULL;
 }
 
+/* One finished console line of a thread, in the model's format. */
+static void print_line(void *user, uint32_t tid, const char *text,
+                       size_t len)
+{
+  struct simty_tb *tb = user;
+  fprintf(tb->out, "[%" PRIu32 "] %.*s\n", tid, (int)len, text);
+}
+
 struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
                                  unsigned lanes, uint32_t code_size,
                                  uint32_t data_size, int *exit_code)
@@ -185,6 +182,8 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
     return NULL;
   }
   tb->out = stdout;
+  tb->lines.fn = print_line;
+  tb->lines.user = tb;
   tb->warps = warps;
   tb->lanes = lanes;
   tb->code_size = code_size;
@@ -477,57 +476,10 @@ void simty_tb_retire(struct simty_tb *tb, unsigned warp, uint32_t pc,
             tb->cycles, warp, base, pc, mask);
 }
 
-static void print_line(struct simty_tb *tb, const struct console_line *l)
-{
-  fprintf(tb->out, "[%" PRIu32 "] %.*s\n", l->tid, (int)l->len,
-          l->text ? l->text : "");
-}
-
 void simty_tb_console(struct simty_tb *tb, uint32_t tid, uint8_t byte)
 {
-  struct console_line *l = NULL;
-  size_t i;
-  for (i = tb->line_count; i-- > 0;)
-    if (tb->lines[i].tid == tid) {
-      l = &tb->lines[i];
-      break;
-    }
-  if (byte == '\n') {
-    struct console_line empty = {tid, NULL, 0, 0};
-    if (!tb->quiet)
-      print_line(tb, l ? l : &empty);
-    if (l) { /* the thread has no open line any more */
-      free(l->text);
-      *l = tb->lines[--tb->line_count];
-    }
-    return;
-  }
-  if (!l) {
-    if (tb->line_count == tb->line_cap) {
-      size_t cap = tb->line_cap ? 2 * tb->line_cap : 16;
-      struct console_line *grown = realloc(tb->lines, cap * sizeof(*grown));
-      if (!grown) {
-        tb->out_of_memory = 1;
-        return;
-      }
-      tb->lines = grown;
-      tb->line_cap = cap;
-    }
-    l = &tb->lines[tb->line_count++];
-    memset(l, 0, sizeof(*l));
-    l->tid = tid;
-  }
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    char *grown = realloc(l->text, cap);
-    if (!grown) {
-      tb->out_of_memory = 1;
-      return;
-    }
-    l->text = grown;
-    l->cap = cap;
-  }
-  l->text[l->len++] = (char)byte;
+  if (!tb->quiet)
+    simty__lines_byte(&tb->lines, tid, byte);
 }
 
 void simty_tb_dispatched(struct simty_tb *tb)
@@ -615,12 +567,6 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
   return SIMTY_TB_RUNNING;
 }
 
-static int cmp_line_tid(const void *a, const void *b)
-{
-  const struct console_line *x = a, *y = b;
-  return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
                     const struct simty_tb_fault *fault, const uint64_t *ctr,
                     double seconds, double cpu_seconds)
@@ -632,11 +578,7 @@ int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
   if (state == SIMTY_TB_BROKEN)
     code = SIMTY_TB_EXIT_PROTOCOL;
   /* Unfinished console lines, by thread id. */
-  if (tb->line_count)
-    qsort(tb->lines, tb->line_count, sizeof(*tb->lines), cmp_line_tid);
-  for (i = 0; i < tb->line_count; i++)
-    if (!tb->quiet)
-      print_line(tb, &tb->lines[i]);
+  simty__lines_flush(&tb->lines);
   for (i = 0; i < tb->dump_count; i++) {
     const struct dump_request *d = &tb->dumps[i];
     const uint8_t *p = device_bytes(tb, d->addr, 4ull * d->count);
@@ -691,7 +633,7 @@ int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,
     err_msg("writing the trace: %s", strerror(errno));
     code = code ? code : SIMTY_TB_EXIT_INPUT;
   }
-  if (tb->out_of_memory) {
+  if (tb->lines.lost) {
     err_msg("out of memory buffering console lines: output incomplete");
     code = code ? code : SIMTY_TB_EXIT_INPUT;
   }
