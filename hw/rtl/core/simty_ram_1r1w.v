@@ -28,55 +28,25 @@ module simty_ram_1r1w #(
   input  wire [WIDTH-1:0] wdata_i
 );
 
+  // Yosys reads the attributes' values from these constants; Verilator
+  // ignores both.
+  // verilator lint_off UNUSEDPARAM
+  localparam STYLE = (BLOCK != 0) ? "block" : "auto";
+  localparam integer FREE = (SAME_CYCLE == 0) ? 1 : 0;
+  // verilator lint_on UNUSEDPARAM
+  (* ram_style = STYLE, no_rw_check = FREE *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+
+  always @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+    if (re_i) rdata_o <= mem_q[raddr_i];
+  end
+
 `ifndef SYNTHESIS
   // Simulation only: a defined start so that X never leaks from unwritten
   // words that are read speculatively (their values are always discarded).
+  integer i;
   initial rdata_o = {WIDTH{1'b0}};
+  initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
 `endif
-
-  // One declaration per attribute combination (attributes are constants).
-  generate
-    if (BLOCK != 0 && SAME_CYCLE == 0) begin : gen_block_free
-      (* ram_style = "block", no_rw_check *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
-      always @(posedge clk_i) begin
-        if (we_i) mem_q[waddr_i] <= wdata_i;
-        if (re_i) rdata_o <= mem_q[raddr_i];
-      end
-`ifndef SYNTHESIS
-      integer i;
-      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
-`endif
-    end else if (BLOCK != 0) begin : gen_block
-      (* ram_style = "block" *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
-      always @(posedge clk_i) begin
-        if (we_i) mem_q[waddr_i] <= wdata_i;
-        if (re_i) rdata_o <= mem_q[raddr_i];
-      end
-`ifndef SYNTHESIS
-      integer i;
-      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
-`endif
-    end else if (SAME_CYCLE == 0) begin : gen_free
-      (* no_rw_check *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
-      always @(posedge clk_i) begin
-        if (we_i) mem_q[waddr_i] <= wdata_i;
-        if (re_i) rdata_o <= mem_q[raddr_i];
-      end
-`ifndef SYNTHESIS
-      integer i;
-      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
-`endif
-    end else begin : gen_plain
-      reg [WIDTH-1:0] mem_q [0:DEPTH-1];
-      always @(posedge clk_i) begin
-        if (we_i) mem_q[waddr_i] <= wdata_i;
-        if (re_i) rdata_o <= mem_q[raddr_i];
-      end
-`ifndef SYNTHESIS
-      integer i;
-      initial for (i = 0; i < DEPTH; i = i + 1) mem_q[i] = {WIDTH{1'b0}};
-`endif
-    end
-  endgenerate
 
 endmodule
