@@ -54,7 +54,18 @@ module simty_soc #(
   // The controller stopped on a trap: a firmware bug (LED or sim report).
   output wire        ctrl_trap_o,
   output wire [2:0]  ctrl_trap_cause_o,
-  output wire [31:0] ctrl_trap_pc_o
+  output wire [31:0] ctrl_trap_pc_o,
+
+  // Simty core status, for LEDs (docs/soc.md, "Ports of simty_soc"):
+  //   core_busy_o   a kernel is executing: a warp holds threads that have
+  //                 not ended (WARP_BUSY != 0) and the core is neither
+  //                 halted (HALT) nor stopped by a fault. May fall
+  //                 between blocks while the firmware refills a warp.
+  //   core_fault_o  the core holds a fault record (FAULT_VALID); the
+  //                 firmware clears it with the CORE_RESET it issues at
+  //                 the next LAUNCH or RESET.
+  output wire        core_busy_o,
+  output wire        core_fault_o
 );
   // The whole contract comes in; the SoC uses the memory map part.
   /* verilator lint_off UNUSEDPARAM */
@@ -295,6 +306,13 @@ module simty_soc #(
     .rx_overrun_o(rx_overrun), .rx_frame_err_o(rx_frame_err),
     .clear_i(uart_clear)
   );
+
+  // ---- Status outputs ----
+  // Warps that a fault or HALT stopped stay busy until CORE_RESET (the
+  // firmware leaves them so until the next launch): they run nothing.
+  assign core_busy_o = (|warp_busy) & ~halt & ~fault_valid;
+  assign core_fault_o = fault_valid;
+
   // Hardware flow control towards the host (RTS#, active low); the byte
   // bridge has its own back-pressure and the pin then stays low.
   assign uart_rts_n_o = (PHY != 0) & rx_almost_full;

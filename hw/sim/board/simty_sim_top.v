@@ -28,6 +28,7 @@ module simty_sim_top #(
   /* verilator lint_off UNUSEDSIGNAL */
   wire uart_tx_unused;   // the pin is idle: the bridge carries the bytes
   wire uart_rts_unused;
+  wire core_busy_unused, core_fault_unused;   // board LEDs only
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -41,7 +42,8 @@ module simty_sim_top #(
     .bridge_rx_ready_o(rx_ready_o), .bridge_tx_valid_o(tx_valid_o),
     .bridge_tx_data_o(tx_data_o), .bridge_tx_ready_i(tx_ready_i),
     .ctrl_trap_o(trap_o), .ctrl_trap_cause_o(trap_cause_o),
-    .ctrl_trap_pc_o(trap_pc_o)
+    .ctrl_trap_pc_o(trap_pc_o),
+    .core_busy_o(core_busy_unused), .core_fault_o(core_fault_unused)
   );
 endmodule
 

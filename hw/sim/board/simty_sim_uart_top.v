@@ -34,6 +34,7 @@ module simty_sim_uart_top #(
   /* verilator lint_off UNUSEDSIGNAL */
   wire bridge_unused_ready, bridge_unused_valid;
   wire [7:0] bridge_unused_data;
+  wire core_busy_unused, core_fault_unused;   // board LEDs only
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_soc #(
@@ -47,7 +48,8 @@ module simty_sim_uart_top #(
     .bridge_rx_ready_o(bridge_unused_ready), .bridge_tx_valid_o(bridge_unused_valid),
     .bridge_tx_data_o(bridge_unused_data), .bridge_tx_ready_i(1'b0),
     .ctrl_trap_o(trap_o), .ctrl_trap_cause_o(trap_cause_o),
-    .ctrl_trap_pc_o(trap_pc_o)
+    .ctrl_trap_pc_o(trap_pc_o),
+    .core_busy_o(core_busy_unused), .core_fault_o(core_fault_unused)
   );
 
   // The host's UART: bytes to bits on to_device, starting no new byte
