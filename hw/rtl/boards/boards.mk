@@ -99,7 +99,7 @@ BOARD_SOC_SRCS = $(if $(SOC_RTL_SRCS),$(SOC_RTL_SRCS),$(addprefix hw/rtl/soc/,si
   simty_uart_tx.v))
 BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(sort $(wildcard hw/rtl/core/*.v)))
 BOARD_COMMON_SRCS := $(BOARDS_DIR)/common/simty_board_por.v \
-  $(BOARDS_DIR)/common/simty_board_status.v
+  $(BOARDS_DIR)/common/simty_board_soc.v $(BOARDS_DIR)/common/simty_board_status.v
 board_top_src = $(BOARDS_DIR)/$(1)/simty_board_$(1).v
 
 .PHONY: board-check board-firmware bitstream prog board-report test-boards-lint

@@ -1,7 +1,8 @@
 // simty_board_icebreaker.v - board top for the 1BitSquared iCEBreaker
-// (iCE40UP5K-SG48): the Simty SoC on the 12 MHz oscillator, its host link
-// on the FT2232H's channel B (UART), status on the two on-board LEDs and
-// on the five LEDs of the snap-off PMOD (PMOD 2) when it is attached.
+// (iCE40UP5K-SG48): the Simty SoC (common/simty_board_soc.v) on the
+// 12 MHz oscillator, its host link on the FT2232H's channel B (UART),
+// status on the two on-board LEDs and on the five LEDs of the snap-off
+// PMOD (PMOD 2) when it is attached.
 //
 // Clock: the 12 MHz oscillator (pin 35) directly, no SB_PLL40: the UP5K
 // is the slowest of the three parts and no SoC configuration places on
@@ -11,10 +12,17 @@
 // Reset: simty_board_por after configuration, and while the user button
 // (BTN_N) is held.
 // Pins: icebreaker/simty_board_icebreaker.pcf (sources cited there).
-// Flow control: the SoC's RTS# output is left unconnected: the pin
-// sources above give only RX (6) and TX (9) of channel B, and we found
-// no documented FPGA pin for the FT2232H's CTS#. Keep link frames within
-// the RX FIFO (the board firmware's 256-byte payloads do).
+// Flow control: the SoC's RTS# output is left unconnected. The FT2232H's
+// channel B CTS# (BDBUS3) reaches the FPGA only through solder jumper J4,
+// open as shipped, onto pin 19 (P2_4), which the snap-off PMOD also uses
+// for its button BTN2 (iCEBreaker v1.0e schematic, hardware/v1.0e/
+// icebreaker.sch: "xFIFO_D3" -> J4 -> "P2_4"). A board with J4 closed
+// and no PMOD on PMOD 2 could wire it; the default build does not. Keep
+// link frames within the RX FIFO (the board firmware's 256-byte payloads
+// do).
+// LEDs: green LEDG_N heartbeat, red LEDR_N controller trap; PMOD 2: LED1
+// host -> board, LED2 board -> host, LED3 in reset, LED4 kernel
+// executing, LED5 kernel fault.
 `default_nettype none
 
 module simty_board_icebreaker #(
@@ -36,49 +44,30 @@ module simty_board_icebreaker #(
   output wire       ledg_n_o,    // green LED, 0 = lit
   output wire [5:1] led_o        // PMOD 2 LEDs, 1 = lit
 );
-  localparam integer CLK_HZ = 12000000;
-
   wire rst;
   simty_board_por u_por (
     .clk_i(clk_i), .button_n_i(btn_n_i), .lock_i(1'b1), .rst_o(rst)
   );
 
-  wire trap;
+  wire heartbeat, rx_act, tx_act, trap, in_reset, busy, fault;
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [2:0]  trap_cause;
-  wire [31:0] trap_pc;
-  wire        bridge_rx_ready, bridge_tx_valid;
-  wire [7:0]  bridge_tx_data;
-  // RTS# (flow control to the FTDI's CTS#): not wired, see below.
-  wire        uart_rts_n;
+  wire uart_rts_n;   // no CTS# pin by default: see above
   /* verilator lint_on UNUSEDSIGNAL */
-
-  simty_soc #(
+  simty_board_soc #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
-    .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
-    .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
-  ) u_soc (
+    .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(12000000), .BAUD(BAUD),
+    .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+  ) u_board (
     .clk_i(clk_i), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
-    .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
-    .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
-    .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),
-    .ctrl_trap_o(trap), .ctrl_trap_cause_o(trap_cause), .ctrl_trap_pc_o(trap_pc)
+    .led_heartbeat_o(heartbeat), .led_rx_o(rx_act), .led_tx_o(tx_act),
+    .led_trap_o(trap), .led_reset_o(in_reset), .led_busy_o(busy),
+    .led_fault_o(fault)
   );
 
-  wire heartbeat, rx_act, tx_act, trap_led, reset_led;
-  simty_board_status #(.CLK_HZ(CLK_HZ)) u_status (
-    .clk_i(clk_i), .rst_i(rst), .uart_rx_i(uart_rx_i), .uart_tx_i(uart_tx_o),
-    .trap_i(trap), .heartbeat_o(heartbeat), .rx_o(rx_act), .tx_o(tx_act),
-    .trap_o(trap_led), .reset_o(reset_led)
-  );
-
-  // On-board: green = heartbeat, red = controller trap.
-  // PMOD 2: LED1 host -> board, LED2 board -> host, LED3 in reset,
-  // LED4/LED5 off.
   assign ledg_n_o = ~heartbeat;
-  assign ledr_n_o = ~trap_led;
-  assign led_o = {2'b00, reset_led, tx_act, rx_act};
+  assign ledr_n_o = ~trap;
+  assign led_o = {fault, busy, in_reset, tx_act, rx_act};
 endmodule
 
 `default_nettype wire

@@ -1,6 +1,7 @@
 // simty_board_ulx3s.v - board top for the Radiona ULX3S with an ECP5
 // LFE5U-85F (CABGA381): the Simty SoC on the 25 MHz oscillator, its host
-// link on the FT231X UART, status on the eight LEDs.
+// link on the FT231X UART, status on the eight LEDs. The SoC and its
+// status logic are common/simty_board_soc.v.
 //
 // Clock (CLK_MHZ): 25 = the 25 MHz oscillator (pin G2) directly; 20 = an
 // EHXPLLL makes 20 MHz from it (25 / 5 * 4, VCO 600 MHz, output divider
@@ -18,6 +19,9 @@
 // ulx3s_v20.lpf), which the fabric cannot drive. The default 115200 baud
 // needs none; at 1 Mbaud a 25 MHz controller only about keeps up
 // (docs/boards.md).
+// LEDs (1 = lit): LED7 heartbeat, LED6 host -> board, LED5 board -> host,
+// LED4 controller trap, LED3 in reset, LED2 kernel executing, LED1 kernel
+// fault, LED0 off.
 `default_nettype none
 
 module simty_board_ulx3s #(
@@ -82,39 +86,23 @@ module simty_board_ulx3s #(
     .clk_i(clk), .button_n_i(btn_n_i), .lock_i(clk_locked), .rst_o(rst)
   );
 
-  wire trap;
+  wire heartbeat, rx_act, tx_act, trap, in_reset, busy, fault;
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [2:0]  trap_cause;
-  wire [31:0] trap_pc;
-  wire        bridge_rx_ready, bridge_tx_valid;
-  wire [7:0]  bridge_tx_data;
-  // RTS# (flow control to the FTDI's CTS#): not wired, see below.
-  wire        uart_rts_n;
+  wire uart_rts_n;   // the FT231X's CTS# is not a fabric pin: see above
   /* verilator lint_on UNUSEDSIGNAL */
-
-  simty_soc #(
+  simty_board_soc #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
-    .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
-  ) u_soc (
+    .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+  ) u_board (
     .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
-    .bridge_rx_valid_i(1'b0), .bridge_rx_data_i(8'd0),
-    .bridge_rx_ready_o(bridge_rx_ready), .bridge_tx_valid_o(bridge_tx_valid),
-    .bridge_tx_data_o(bridge_tx_data), .bridge_tx_ready_i(1'b0),
-    .ctrl_trap_o(trap), .ctrl_trap_cause_o(trap_cause), .ctrl_trap_pc_o(trap_pc)
+    .led_heartbeat_o(heartbeat), .led_rx_o(rx_act), .led_tx_o(tx_act),
+    .led_trap_o(trap), .led_reset_o(in_reset), .led_busy_o(busy),
+    .led_fault_o(fault)
   );
 
-  wire heartbeat, rx_act, tx_act, trap_led, reset_led;
-  simty_board_status #(.CLK_HZ(CLK_HZ)) u_status (
-    .clk_i(clk), .rst_i(rst), .uart_rx_i(uart_rx_i), .uart_tx_i(uart_tx_o),
-    .trap_i(trap), .heartbeat_o(heartbeat), .rx_o(rx_act), .tx_o(tx_act),
-    .trap_o(trap_led), .reset_o(reset_led)
-  );
-
-  // LED7 heartbeat, LED6 host -> board, LED5 board -> host, LED4
-  // controller trap, LED3 in reset; LED2..LED0 off.
-  assign led_o = {heartbeat, rx_act, tx_act, trap_led, reset_led, 3'b000};
+  assign led_o = {heartbeat, rx_act, tx_act, trap, in_reset, busy, fault, 1'b0};
 endmodule
 
 `default_nettype wire
