@@ -9,7 +9,9 @@
 #   make board-report       the scaling table (scripts/board_report.py):
 #                           core alone and whole SoC, iCE40 and ECP5
 #   make test-boards-lint   Verilator -Wall and Yosys hierarchy -check on
-#                           every board top (suite boards-lint)
+#                           every board top, and the status LED testbench
+#                           (hw/sim/board/simty_board_status_tb.v) (suite
+#                           boards-lint)
 #
 # Place and route is a report, never part of `make test` (minutes per
 # configuration). docs/boards.md has the per-board details.
@@ -194,3 +196,9 @@ test-boards-lint: $(ARCH_VH) | $(BOARDS_OUT)/
 	  $(BOARDS_DIR)/common/simty_board_core_shell.v $(BOARD_CORE_SRCS)
 	@python3 -m py_compile $(BOARDS_DIR)/simty_board_flow.py scripts/board_report.py
 	@echo "boards lint: clean"
+	@echo "TB simty_board_status (LED stretch, fault, trap, activity, heartbeat)"
+	@verilator --binary --timing -Wall -Mdir $(BOARDS_OUT)/status_tb --top-module simty_board_status_tb \
+	  -o Vsimty_board_status_tb hw/sim/board/simty_board_status_tb.v \
+	  $(BOARDS_DIR)/common/simty_board_status.v > $(BOARDS_OUT)/status_tb.log 2>&1 \
+	  || { cat $(BOARDS_OUT)/status_tb.log; exit 1; }
+	@$(BOARDS_OUT)/status_tb/Vsimty_board_status_tb
