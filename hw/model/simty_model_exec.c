@@ -40,6 +40,16 @@ void simty__model_fault(struct simty_model *m, unsigned wi, unsigned lane,
   m->fault.addr = addr;
 }
 
+/* A jump or taken branch to a target outside the populated CODE faults at
+ * the jump, before it has any effect, as a fetch of that target would
+ * (cause FETCH_OUT_OF_RANGE, pc = addr = target), like a misaligned target
+ * does. Only falling through past the last word of CODE reaches a path
+ * whose fetch faults later (docs/architecture.md, section 5). */
+static int outside_code(const struct simty_model *m, uint32_t addr)
+{
+  return addr - SIMTY_CODE_BASE >= m->code_size;
+}
+
 /* ---- Path set: ascending keys, head at the end ---- */
 
 static void path_insert(struct simty_model *m, struct simty_warp *w,
@@ -301,6 +311,11 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
                          pc, target);
       return -1;
     }
+    if (outside_code(m, target)) {
+      simty__model_fault(m, wi, CTZ64(taken), SIMTY_FAULT_FETCH_OUT_OF_RANGE,
+                         target, target);
+      return -1;
+    }
     uint64_t key_target = simty_path_key(target, depth);
     if (taken == M) {
       path_replace_head(m, w, key_target, M);
@@ -318,6 +333,11 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
                          target);
       return -1;
     }
+    if (outside_code(m, target)) {
+      simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_FETCH_OUT_OF_RANGE,
+                         target, target);
+      return -1;
+    }
     FOR_LANES(M, full, n, d[l] = pc + 4);
     path_replace_head(m, w, simty_path_key(target, depth_after(depth, in)),
                       M);
@@ -332,6 +352,11 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
     if (target & 3) {
       simty__model_fault(m, wi, leader, SIMTY_FAULT_MISALIGNED_FETCH, pc,
                          target);
+      return -1;
+    }
+    if (outside_code(m, target)) {
+      simty__model_fault(m, wi, leader, SIMTY_FAULT_FETCH_OUT_OF_RANGE,
+                         target, target);
       return -1;
     }
     uint64_t same = 0;

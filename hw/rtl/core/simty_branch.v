@@ -2,16 +2,20 @@
 // an instruction leaves behind: split on a divergent conditional branch,
 // serialization of an indirect jump (lanes with the leader's target go on,
 // the others replay), memory replay, thread exit; applies the call-depth
-// rule and raises the control-flow faults.
+// rule and raises the control-flow faults. pcs are word offsets into CODE
+// (PCW bits); a jump to a target outside CODE faults here, at the jump,
+// so no path ever holds such a pc (docs/architecture.md section 5).
 `default_nettype none
 
 module simty_branch #(
   parameter integer LANES = 4,
-  parameter integer LANE_BITS = 2
+  parameter integer LANE_BITS = 2,
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
+  parameter integer PCW = 15
 ) (
   input  wire [LANES-1:0]     mask_i,
   input  wire [LANE_BITS-1:0] leader_i,
-  input  wire [29:0]          pc_i,        // word address
+  input  wire [PCW-1:0]          pc_i,        // word address
   input  wire [7:0]           depth_i,
   input  wire                 oor_i,       // fetched outside CODE
   input  wire [31:0]          word_i,
@@ -32,11 +36,11 @@ module simty_branch #(
   input  wire [32*LANES-1:0]  res_i,       // per-lane a + imm (jalr)
   input  wire [LANES-1:0]     served_i,    // memory: lanes served
   output reg                  x_valid_o,
-  output reg  [29:0]          x_pc_o,
+  output reg  [PCW-1:0]          x_pc_o,
   output reg  [7:0]           x_depth_o,
   output reg  [LANES-1:0]     x_mask_o,
   output reg                  y_valid_o,
-  output reg  [29:0]          y_pc_o,
+  output reg  [PCW-1:0]          y_pc_o,
   output reg  [7:0]           y_depth_o,
   output reg  [LANES-1:0]     y_mask_o,
   output reg  [LANES-1:0]     retire_o,
@@ -44,7 +48,8 @@ module simty_branch #(
   output reg  [3:0]           fault_cause_o,
   output reg  [LANE_BITS-1:0] fault_lane_o,
   output reg  [31:0]          fault_addr_o,
-  output wire [29:0]          target_o,    // branch / jal target
+  output reg  [31:0]          fault_pc_o,
+  output wire [PCW-1:0]          target_o,    // branch / jal target
   output wire                 divergent_o,
   output wire                 replay_ind_o,
   output wire                 replay_mem_o
@@ -54,9 +59,12 @@ module simty_branch #(
 `include "simty_arch.vh"
 // verilator lint_on UNUSEDPARAM
 
-  wire [29:0] pc4 = pc_i + 30'd1;
-  wire [31:0] rel = {pc_i, 2'b00} + imm_i;   // branch / jal target
-  assign target_o = rel[31:2];
+  localparam [31:0] CODE_BASE = SIMTY_CODE_BASE;
+  wire [31:0] pc_full = CODE_BASE + ({{(32-PCW){1'b0}}, pc_i} << 2);
+  wire [PCW-1:0] pc4 = pc_i + 1'b1;
+  // branch / jal target, as an offset into CODE (32 bits: the range check)
+  wire [31:0] rel_off = ({{(32-PCW){1'b0}}, pc_i} << 2) + imm_i;
+  assign target_o = rel_off[PCW+1:2];
 
   // depth after a call or return, saturating
   reg [7:0] dnext;
@@ -100,8 +108,10 @@ module simty_branch #(
 
   // One jump target for branch, jal and jalr (the leader's target), one
   // misalignment test and one target mux.
-  wire [31:0] tgt    = jalr_i ? t_lead : rel;
-  wire        tmis   = tgt[1];               // targets are even
+  wire [31:0] toff   = jalr_i ? t_lead - CODE_BASE : rel_off;
+  wire [31:0] tgt    = toff + CODE_BASE;
+  wire        tmis   = toff[1];              // targets are even
+  wire        toor   = toff >= CODE_SIZE;     // outside CODE
   wire        jump   = jal_i || jalr_i || (branch_i && taken != {LANES{1'b0}});
   wire        ctl_ok = !oor_i && !illegal_i && !ebreak_i && !ecall_i;
   wire        split  = jalr_i || mem_i;      // replay at the same pc
@@ -109,7 +119,7 @@ module simty_branch #(
 
   always @* begin
     x_valid_o = !(ecall_i && !oor_i && !illegal_i && !ebreak_i);  // threads end
-    x_pc_o    = (ctl_ok && jump) ? tgt[31:2] : pc4;
+    x_pc_o    = (ctl_ok && jump) ? toff[PCW+1:2] : pc4;
     x_depth_o = (ctl_ok && (jal_i || jalr_i)) ? dnext : depth_i;
     x_mask_o  = mask_i;
     y_valid_o = 1'b0;
@@ -131,10 +141,11 @@ module simty_branch #(
     fault_cause_o = SIMTY_FAULT_NONE;
     fault_lane_o  = leader_i;
     fault_addr_o  = 32'd0;
+    fault_pc_o    = pc_full;
     if (oor_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_FETCH_OUT_OF_RANGE;
-      fault_addr_o  = {pc_i, 2'b00};
+      fault_addr_o  = pc_full;
     end else if (illegal_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_ILLEGAL_INSTRUCTION;
@@ -146,6 +157,13 @@ module simty_branch #(
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_MISALIGNED_FETCH;
       fault_addr_o  = tgt;
+      if (branch_i) fault_lane_o = taken_low;
+    end else if (!ecall_i && jump && toor) begin
+      // as the fetch of the target would: pc = addr = target
+      fault_o       = 1'b1;
+      fault_cause_o = SIMTY_FAULT_FETCH_OUT_OF_RANGE;
+      fault_addr_o  = tgt;
+      fault_pc_o    = tgt;
       if (branch_i) fault_lane_o = taken_low;
     end
   end

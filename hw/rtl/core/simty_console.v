@@ -35,7 +35,7 @@ module simty_console #(
         low    = {LANES{1'b0}};
         low[l] = 1'b1;
         byte_o = bytes_q[8*l +: 8];
-        tid_o  = base_q + l;
+        tid_o  = base_q | l;   // the base is a multiple of LANES
       end
     end
   end

@@ -61,9 +61,25 @@ module simty_core #(
   output wire [LANES-1:0]       retire_mask_o
 );
   localparam WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1;
+// The contract include declares every constant; each block uses a few.
+// verilator lint_off UNUSEDPARAM
+`include "simty_arch.vh"
+// verilator lint_on UNUSEDPARAM
   localparam integer LANE_BITS  = (LANES > 1) ? $clog2(LANES) : 1;
   localparam integer LS         = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam integer EPOCH_BITS = 3;
+  // pcs inside the core are word offsets into CODE, wide enough for the
+  // word just past its end (where falling off the last word leads): 15
+  // bits for 64 KiB. A jump outside CODE faults at the jump, so no other
+  // pc is ever held (docs/core.md, "pcs").
+  localparam [31:0]  CODE_WORDS = CODE_SIZE >> 2;
+  localparam integer PCW = $clog2(CODE_WORDS + 1);
+  localparam [31:0]  CODE_BASE = SIMTY_CODE_BASE;
+  function [31:0] full_pc(input [PCW-1:0] off);
+    full_pc = CODE_BASE + ({{(32-PCW){1'b0}}, off} << 2);
+  endfunction
+  // the entry pc as an offset (the firmware checks it lies in CODE)
+  wire [31:0] disp_off = dispatch_pc_i - CODE_BASE;
 
   // ------------------------------------------------------------------
   // Warp state
@@ -78,18 +94,19 @@ module simty_core #(
   // Stage 1-2: fetch steering, fetch / predecode
   // ------------------------------------------------------------------
   wire                  redir_valid;
-  wire [29:0]           redir_pc;
+  wire [PCW-1:0]           redir_pc;
   reg  [WARP_BITS-1:0]  mb_warp;
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
-  wire [29:0]           fs_pc;
+  wire [PCW-1:0]           fs_pc;
   wire [WARPS*EPOCH_BITS-1:0] epochs;
   wire [WARPS-1:0]      fetch_elig;
   wire                  fe_busy;
   wire [WARP_BITS-1:0]  fe_warp;
   wire [WARPS-1:0]      ib_valid;
 
-  simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS)) u_steer (
+  simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
+                      .PCW(PCW)) u_steer (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .elig_i        (fetch_elig),
@@ -98,7 +115,7 @@ module simty_core #(
     .redir_pc_i    (redir_pc),
     .disp_valid_i  (disp_go),
     .disp_warp_i   (dispatch_warp_i),
-    .disp_pc_i     (dispatch_pc_i[31:2]),
+    .disp_pc_i     (disp_off[PCW+1:2]),
     .adv_valid_i   (ibw_we),
     .adv_warp_i    (ibw_warp),
     .adv_pc_i      (pred_pc),
@@ -110,17 +127,17 @@ module simty_core #(
 
   wire                  ibw_we;
   wire [WARP_BITS-1:0]  ibw_warp;
-  wire [29:0]           ibw_pc;
+  wire [PCW-1:0]           ibw_pc;
   wire [31:0]           ibw_word;
   wire                  ibw_oor;
   wire [EPOCH_BITS-1:0] ibw_epoch;
   wire [4:0]            ibw_rs1, ibw_rs2, ibw_rd;
   wire                  ibw_use1, ibw_use2, ibw_wr;
   wire                  ibw_pred;
-  wire [29:0]           pred_pc;
+  wire [PCW-1:0]           pred_pc;
 
   simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-                .CODE_SIZE(CODE_SIZE)) u_fetch (
+                .CODE_SIZE(CODE_SIZE), .PCW(PCW)) u_fetch (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .fs_valid_i    (fs_valid),
@@ -158,13 +175,14 @@ module simty_core #(
   wire [WARP_BITS-1:0] issue_warp;
   wire [WARPS*5-1:0] ib_rs1, ib_rs2, ib_rd;
   wire [WARPS-1:0]   ib_use1, ib_use2, ib_wr;
-  wire [29:0]        ibr_pc;
+  wire [PCW-1:0]        ibr_pc;
   wire [31:0]        ibr_word;
   wire               ibr_oor;
   wire [EPOCH_BITS-1:0] ibr_epoch;
   wire               ibr_pred;
 
-  simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS)) u_ibuf (
+  simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
+               .PCW(PCW)) u_ibuf (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .we_i         (ibw_we),
@@ -201,7 +219,7 @@ module simty_core #(
   wire [WARP_BITS-1:0] rr1_warp;
   wire                 rr2_valid;
   wire [WARP_BITS-1:0] rr2_warp;
-  wire [29:0]          rr2_pc;
+  wire [PCW-1:0]          rr2_pc;
   wire [31:0]          rr2_word;
   wire                 rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
@@ -261,7 +279,7 @@ module simty_core #(
   reg                  ex_use2;
 
   simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                  .EPOCH_BITS(EPOCH_BITS)) u_operand (
+                  .EPOCH_BITS(EPOCH_BITS), .PCW(PCW)) u_operand (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .issue_i      (issue),
@@ -339,34 +357,69 @@ module simty_core #(
     .ret_o     (d_ret)
   );
 
-  // Base logical thread id of each warp's block, read in RR2 for EX. A
-  // warp is written only at dispatch, while it has nothing in flight, so
-  // a same-cycle read of it is never used (SAME_CYCLE 0).
-  wire [31:0] ex_base_tid;
+  // Base logical thread id of each warp's block, read in RR1 for RR2 (the
+  // CSR value is selected there). A warp is written only at dispatch,
+  // while it has nothing in flight, so a same-cycle read of it is never
+  // used (SAME_CYCLE 0). The base is a multiple of LANES (interface rule):
+  // its low bits are not stored, so lane l's id is base | l.
+  localparam [31:0] LANE_LOW = LANES - 1;
+  wire [31:0] rr2_base_tid;
   simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
                    .SAME_CYCLE(0)) u_base_tid (
     .clk_i   (clk_i),
     .re_i    (1'b1),
-    .raddr_i (rr2_warp),
-    .rdata_o (ex_base_tid),
+    .raddr_i (rr1_warp),
+    .rdata_o (rr2_base_tid),
     .we_i    (disp_go),
     .waddr_i (dispatch_warp_i),
-    .wdata_i (dispatch_base_tid_i)
+    .wdata_i (dispatch_base_tid_i & ~LANE_LOW)
   );
+`ifndef SYNTHESIS
+  always @(posedge clk_i)
+    if (disp_go && (dispatch_base_tid_i & LANE_LOW) != 32'd0) begin
+      $display("simty_core: dispatch_base_tid_i 0x%08x is not a multiple of LANES",
+               dispatch_base_tid_i);
+      $finish;
+    end
+`endif
+
+  // The uniform operand of the instruction, selected in RR2: the decoded
+  // immediate, or for auipc pc + immediate (uniform, so one adder instead
+  // of a pc input on every lane's ALU), or for a CSR read the CSR's value
+  // (lane 0's, see simty_csr). The ALU then adds it to x0 (operand 1 of
+  // auipc and of the CSR forms is never a register), so neither needs a
+  // path of its own through the lanes.
+  wire [31:0] csr_val;
+  wire        csr_lane;
+  simty_csr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_csr (
+    .sel_i        (d_csr_sel),
+    .warp_i       (rr2_warp),
+    .base_tid_i   (rr2_base_tid),
+    .nthreads_i   (launch_nthreads_i),
+    .args_i       (launch_args_i),
+    .stack_top_i  (launch_stack_top_i),
+    .stack_log2_i (launch_stack_log2_i),
+    .value_o      (csr_val),
+    .lane_o       (csr_lane)
+  );
+  wire        d_csr    = d_res_sel == 2'd2;
+  wire [31:0] rr2_pcf  = full_pc(rr2_pc);
+  wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
+  wire [31:0] d_uimm   = d_csr  ? csr_val :
+                         d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
 
   // ------------------------------------------------------------------
   // Stage 7: execute
   // ------------------------------------------------------------------
-  reg  [29:0]           ex_pc;
+  reg  [PCW-1:0]           ex_pc;
   reg  [31:0]           ex_word;
   reg                   ex_oor;
   reg  [EPOCH_BITS-1:0] ex_epoch;
   reg                   ex_pred;
   reg  [3:0]            ex_alu_op;
-  reg                   ex_a_pc, ex_b_imm;
-  reg  [31:0]           ex_imm;
+  reg                   ex_b_imm, ex_lane;
+  reg  [31:0]           ex_imm, ex_base_tid;
   reg  [1:0]            ex_res_sel;
-  reg  [2:0]            ex_csr_sel;
   reg                   ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
   reg  [1:0]            ex_size;
   reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
@@ -386,11 +439,11 @@ module simty_core #(
     ex_rd      <= rr2_rd;
     ex_wr      <= rr2_wr;
     ex_alu_op  <= d_alu_op;
-    ex_a_pc    <= d_a_pc;
     ex_b_imm   <= d_b_imm;
-    ex_imm     <= d_imm;
+    ex_lane    <= d_csr && csr_lane;
+    ex_imm     <= d_uimm;
+    ex_base_tid <= rr2_base_tid;
     ex_res_sel <= d_res_sel;
-    ex_csr_sel <= d_csr_sel;
     ex_branch  <= d_branch;
     ex_jal     <= d_jal;
     ex_jalr    <= d_jalr;
@@ -406,25 +459,15 @@ module simty_core #(
     ex_op1     <= rr2_op1;
   end
 
-  wire [32*LANES-1:0] csr_val;
-  simty_csr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_csr (
-    .sel_i        (ex_csr_sel),
-    .warp_i       (ex_warp),
-    .base_tid_i   (ex_base_tid),
-    .nthreads_i   (launch_nthreads_i),
-    .args_i       (launch_args_i),
-    .stack_top_i  (launch_stack_top_i),
-    .stack_log2_i (launch_stack_log2_i),
-    .value_o      (csr_val)
-  );
 
   wire [32*LANES-1:0] ex_res;
   wire [LANES-1:0]    ex_eq, ex_lt, ex_ltu;
   genvar l;
   generate
     for (l = 0; l < LANES; l = l + 1) begin : gen_lane
-      wire [31:0] a = ex_a_pc ? {ex_pc, 2'b00} : ex_op1[32*l +: 32];
-      wire [31:0] b = ex_b_imm ? ex_imm : ex_op2[32*l +: 32];
+      localparam [31:0] LID = l;
+      wire [31:0] a = ex_op1[32*l +: 32];
+      wire [31:0] b = ex_b_imm ? (ex_lane ? ex_imm | LID : ex_imm) : ex_op2[32*l +: 32];
       wire [31:0] r;
       simty_alu u_alu (
         .op_i  (ex_alu_op),
@@ -435,14 +478,14 @@ module simty_core #(
         .lt_o  (ex_lt[l]),
         .ltu_o (ex_ltu[l])
       );
-      assign ex_res[32*l +: 32] = (ex_res_sel == 2'd2) ? csr_val[32*l +: 32] : r;
+      assign ex_res[32*l +: 32] = r;
     end
   endgenerate
 
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
-  reg  [29:0]           mb_pc;
+  reg  [PCW-1:0]           mb_pc;
   reg  [31:0]           mb_word;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
@@ -534,17 +577,18 @@ module simty_core #(
   assign dmem_en_o = mem_en;
 
   wire                 x_valid, y_valid;
-  wire [29:0]          x_pc, y_pc;
+  wire [PCW-1:0]          x_pc, y_pc;
   wire [7:0]           x_depth, y_depth;
   wire [LANES-1:0]     x_mask, y_mask, retire_mask;
   wire                 br_fault;
   wire [3:0]           br_cause;
   wire [LANE_BITS-1:0] br_flane;
-  wire [31:0]          br_faddr;
+  wire [31:0]          br_faddr, br_fpc;
   wire                 divergent, replay_ind, replay_mem;
-  wire [29:0]          br_target;
+  wire [PCW-1:0]          br_target;
 
-  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_branch (
+  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
+                 .PCW(PCW)) u_branch (
     .mask_i        (mmask),
     .leader_i      (leader),
     .pc_i          (mb_pc),
@@ -580,6 +624,7 @@ module simty_core #(
     .fault_cause_o (br_cause),
     .fault_lane_o  (br_flane),
     .fault_addr_o  (br_faddr),
+    .fault_pc_o    (br_fpc),
     .target_o      (br_target),
     .divergent_o   (divergent),
     .replay_ind_o  (replay_ind),
@@ -601,7 +646,7 @@ module simty_core #(
   wire        sorter_busy;
 
   simty_membership #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                     .LANE_BITS(LANE_BITS)) u_member (
+                     .LANE_BITS(LANE_BITS), .PCW(PCW)) u_member (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .ex_warp_i     (ex_warp),
@@ -623,7 +668,7 @@ module simty_core #(
     .y_depth_i     (y_depth),
     .y_mask_i      (y_mask),
     .hold_i        (hold),
-    .pnext_i       (mb_pred ? br_target : mb_pc + 30'd1),
+    .pnext_i       (mb_pred ? br_target : mb_pc + 1'b1),
     .redir_valid_o (redir_valid),
     .redir_pc_o    (redir_pc),
     .end_o         (ended_now),
@@ -636,11 +681,11 @@ module simty_core #(
     .disp_valid_i  (dispatch_valid_i),
     .disp_ready_o  (dispatch_ready_o),
     .disp_warp_i   (dispatch_warp_i),
-    .disp_pc_i     (dispatch_pc_i[31:2]),
+    .disp_pc_i     (disp_off[PCW+1:2]),
     .disp_mask_i   (dispatch_mask_i)
   );
   assign disp_go = dispatch_valid_i && dispatch_ready_o;
-  wire unused_pc_low = &{1'b0, dispatch_pc_i[1:0]};  // entry is 4-aligned
+  wire unused_pc_off = &{1'b0, disp_off[1:0], disp_off[31:PCW+2]};  // entry: 4-aligned, in CODE
 
   // Console stores
   wire [8*LANES-1:0] con_bytes;
@@ -677,9 +722,9 @@ module simty_core #(
     end
     if (raise && !fault_q) begin
       fcause_q <= br_fault ? br_cause : mem_cause;
-      fpc_q    <= {mb_pc, 2'b00};
+      fpc_q    <= br_fault ? br_fpc : full_pc(mb_pc);
       fhart_q  <= hart0 + flane32;
-      ftid_q   <= mb_base_tid + flane32;
+      ftid_q   <= mb_base_tid | flane32;   // the base is a multiple of LANES
       faddr_q  <= br_fault ? br_faddr : mem_faddr;
     end
   end
@@ -696,7 +741,7 @@ module simty_core #(
   reg                  ga_load, ga_uns, ga_link;
   reg  [LANES-1:0]     ga_mask;
   reg  [1:0]           ga_size;
-  reg  [29:0]          ga_pc;
+  reg  [PCW-1:0]          ga_pc;
   reg  [32*LANES-1:0]  ga_res;
   reg  [LS*LANES-1:0]  ga_off;
   reg                  ga_any;       // any instruction, for drain tracking
@@ -737,13 +782,14 @@ module simty_core #(
     .data_o (gathered)
   );
 
-  wire [31:0] ga_link_val = {ga_pc + 30'd1, 2'b00};
+  wire [PCW-1:0] ga_pc4   = ga_pc + 1'b1;
+  wire [31:0] ga_link_val = full_pc(ga_pc4);
   wire [32*LANES-1:0] ga_val = ga_load ? gathered :
                                ga_link ? {LANES{ga_link_val}} : ga_res;
 
   assign retire_valid_o = ga_valid;
   assign retire_warp_o  = ga_warp;
-  assign retire_pc_o    = {ga_pc, 2'b00};
+  assign retire_pc_o    = full_pc(ga_pc);
   assign retire_mask_o  = ga_mask;
 
   // ------------------------------------------------------------------

@@ -1,5 +1,11 @@
-// simty_csr: the read-only CSRs of docs/architecture.md section 2, per lane
-// (execute stage): hart and logical thread ids, launch-wide values.
+// simty_csr: the read-only CSRs of docs/architecture.md section 2 (operand-
+// collect stage 2). Every CSR value is uniform across the warp except the
+// low bits of the two per-lane ids: mhartid = warp * LANES + lane and
+// simty_tid = base_tid + lane, where warp * LANES and base_tid are
+// multiples of LANES (the dispatch interface requires an aligned base). So
+// one 32-bit value is selected here for the whole warp and travels as the
+// instruction's immediate; each lane ORs its index into the low bits
+// (`lane_o`) and the ALU adds it to x0. No per-lane adder or multiplexer.
 `default_nettype none
 
 module simty_csr #(
@@ -9,40 +15,31 @@ module simty_csr #(
 ) (
   input  wire [2:0]           sel_i,
   input  wire [WARP_BITS-1:0] warp_i,
-  input  wire [31:0]          base_tid_i,
+  input  wire [31:0]          base_tid_i,   // the warp's block, aligned
   input  wire [31:0]          nthreads_i,
   input  wire [31:0]          args_i,
   input  wire [31:0]          stack_top_i,
   input  wire [4:0]           stack_log2_i,
-  output reg  [32*LANES-1:0]  value_o
+  output reg  [31:0]          value_o,      // the value of lane 0
+  output wire                 lane_o        // lane l reads value_o | l
 );
 
   localparam [31:0] NLANES = LANES;
   localparam [31:0] NWARPS = WARPS;
   wire [31:0] hart0 = {{(32-WARP_BITS){1'b0}}, warp_i} * NLANES;
 
-  // The launch-wide values are the same on every lane: select them once.
-  reg [31:0] shared;
   always @* begin
     case (sel_i)
-      3'd2: shared = nthreads_i;
-      3'd3: shared = NLANES;
-      3'd4: shared = NWARPS;
-      3'd5: shared = args_i;
-      3'd6: shared = stack_top_i;
-      default: shared = {27'd0, stack_log2_i};
+      3'd0: value_o = hart0;
+      3'd1: value_o = base_tid_i;
+      3'd2: value_o = nthreads_i;
+      3'd3: value_o = NLANES;
+      3'd4: value_o = NWARPS;
+      3'd5: value_o = args_i;
+      3'd6: value_o = stack_top_i;
+      default: value_o = {27'd0, stack_log2_i};
     endcase
   end
-
-  integer l;
-  always @* begin
-    for (l = 0; l < LANES; l = l + 1) begin
-      case (sel_i)
-        3'd0: value_o[32*l +: 32] = hart0 | l;   // hart0 is a multiple of LANES
-        3'd1: value_o[32*l +: 32] = base_tid_i + l;
-        default: value_o[32*l +: 32] = shared;
-      endcase
-    end
-  end
+  assign lane_o = sel_i == 3'd0 || sel_i == 3'd1;
 
 endmodule

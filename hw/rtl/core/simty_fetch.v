@@ -8,13 +8,14 @@ module simty_fetch #(
   parameter integer WARPS = 4,
   parameter integer WARP_BITS = 2,
   parameter integer EPOCH_BITS = 3,
-  parameter [31:0]  CODE_SIZE = 32'h0001_0000
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
+  parameter integer PCW = 15            // code word offset bits
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
   input  wire                  fs_valid_i,
   input  wire [WARP_BITS-1:0]  fs_warp_i,
-  input  wire [29:0]           fs_pc_i,
+  input  wire [PCW-1:0]           fs_pc_i,
   input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,
   input  wire                  redir_valid_i,  // same cycle redirect kills
   input  wire [WARP_BITS-1:0]  redir_warp_i,
@@ -26,7 +27,7 @@ module simty_fetch #(
   // Instruction buffer fill
   output wire                  ib_we_o,
   output wire [WARP_BITS-1:0]  ib_warp_o,
-  output wire [29:0]           ib_pc_o,
+  output wire [PCW-1:0]           ib_pc_o,
   output wire [31:0]           ib_word_o,
   output wire                  ib_oor_o,       // pc outside populated CODE
   output wire [EPOCH_BITS-1:0] ib_epoch_o,
@@ -39,25 +40,27 @@ module simty_fetch #(
   // Prediction: a backward conditional branch or a jal is predicted taken
   // (ib_pred_o); pred_pc_o is where the warp's fetch continues.
   output wire                  ib_pred_o,
-  output wire [29:0]           pred_pc_o
+  output wire [PCW-1:0]           pred_pc_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
 `include "simty_arch.vh"
 // verilator lint_on UNUSEDPARAM
 
-  // A fetch outside CODE never reaches memory; it becomes a fault only if
+  // pcs are word offsets into CODE (PCW bits: up to and including the
+  // word just past its end, where falling off the last word leads). A
+  // fetch outside CODE never reaches memory; it becomes a fault only if
   // the path really executes there (membership validates it).
-  wire [31:0] fs_byte = {fs_pc_i, 2'b00};
-  wire [31:0] fs_off  = fs_byte - SIMTY_CODE_BASE;
-  wire        fs_oor  = fs_off >= CODE_SIZE;
+  localparam [31:0] CODE_WORDS = CODE_SIZE >> 2;
+  wire [31:0] fs_off  = {{(32-PCW){1'b0}}, fs_pc_i};
+  wire        fs_oor  = fs_off >= CODE_WORDS;
 
   assign imem_en_o   = fs_valid_i && !fs_oor;
-  assign imem_addr_o = fs_byte;
+  assign imem_addr_o = SIMTY_CODE_BASE + (fs_off << 2);
 
   reg                  valid_q;
   reg [WARP_BITS-1:0]  warp_q;
-  reg [29:0]           pc_q;
+  reg [PCW-1:0]           pc_q;
   reg                  oor_q;
   reg [EPOCH_BITS-1:0] epoch_q;
 
@@ -97,10 +100,14 @@ module simty_fetch #(
   wire [30:0] imm_j = {{12{word[31]}}, word[19:12], word[20], word[30:21]};
   wire        is_jal = opc == 7'b1101111;
   wire        is_bwd = opc == 7'b1100011 && word[31];
-  wire [30:0] pimm   = is_jal ? imm_j : imm_b;
-  wire [29:0] ptgt   = pc_q + pimm[30:1];
+  // verilator lint_off UNUSEDSIGNAL
+  wire [30:0] pimm   = is_jal ? imm_j : imm_b;   // high bits: beyond CODE
+  // verilator lint_on UNUSEDSIGNAL
+  // modulo 2^PCW: exact for a target inside CODE; any other target
+  // faults at the jump (simty_branch), whatever was predicted
+  wire [PCW-1:0] ptgt   = pc_q + pimm[PCW:1];
   assign ib_pred_o = (is_jal || is_bwd) && !oor_q && !pimm[0];
-  assign pred_pc_o = ib_pred_o ? ptgt : pc_q + 30'd1;
+  assign pred_pc_o = ib_pred_o ? ptgt : pc_q + 1'b1;
 
   // Predecode: which operands come from registers. x0 is never read from
   // the banks (it is forced to zero) nor written.

@@ -8,7 +8,8 @@
 module simty_fetch_steer #(
   parameter integer WARPS = 4,
   parameter integer WARP_BITS = 2,
-  parameter integer EPOCH_BITS = 3
+  parameter integer EPOCH_BITS = 3,
+  parameter integer PCW = 15            // code word offset bits
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -17,22 +18,22 @@ module simty_fetch_steer #(
   // never in the same cycle (membership holds dispatch back).
   input  wire                  redir_valid_i,
   input  wire [WARP_BITS-1:0]  redir_warp_i,
-  input  wire [29:0]           redir_pc_i,
+  input  wire [PCW-1:0]           redir_pc_i,
   input  wire                  disp_valid_i,
   input  wire [WARP_BITS-1:0]  disp_warp_i,
-  input  wire [29:0]           disp_pc_i,
+  input  wire [PCW-1:0]           disp_pc_i,
   // Fetch / predecode advances the warp it just fetched to its predicted
   // next pc (pc + 4, or a predicted jump target)
   input  wire                  adv_valid_i,
   input  wire [WARP_BITS-1:0]  adv_warp_i,
-  input  wire [29:0]           adv_pc_i,
+  input  wire [PCW-1:0]           adv_pc_i,
   output reg                   fs_valid_o,
   output reg  [WARP_BITS-1:0]  fs_warp_o,
-  output reg  [29:0]           fs_pc_o,       // word address
+  output reg  [PCW-1:0]           fs_pc_o,       // word address
   output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
 );
 
-  reg [29:0]           spc_q   [0:WARPS-1];
+  reg [PCW-1:0]           spc_q   [0:WARPS-1];
   reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
   localparam [31:0] WMASK32 = WARPS - 1;
   localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
@@ -54,7 +55,7 @@ module simty_fetch_steer #(
     fs_pc_o = spc_q[fs_warp_o];
   end
 
-  wire [29:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
+  wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
 
   genvar w;
   generate
@@ -65,7 +66,7 @@ module simty_fetch_steer #(
       // One shared incrementer: only the fetched warp advances.
       always @(posedge clk_i) begin
         if (rst_i) begin
-          spc_q[w]   <= 30'd0;
+          spc_q[w]   <= {PCW{1'b0}};
           epoch_q[w] <= {EPOCH_BITS{1'b0}};
         end else begin
           if (disp_here || redir_here) spc_q[w] <= new_pc;

@@ -1,19 +1,23 @@
 // simty_ibuf: pipeline stage 3, the instruction buffer, one entry per warp.
 // The register fields the scheduler checks for every warp at once live in
-// flops; the instruction word and pc (read only for the issued warp) live
-// in a 1R1W RAM read at issue, data in operand-collect stage 1.
+// flops; the instruction word, pc and prediction bit (read only for the
+// issued warp) live in a 1R1W block RAM read at issue, data in
+// operand-collect stage 1 (PCW + 33 bits: 48, three 16-bit iCE40 block
+// RAMs, with 64 KiB of CODE). The fetch epoch and the out-of-range flag
+// stay in flops and are registered at issue alongside the RAM read.
 `default_nettype none
 
 module simty_ibuf #(
   parameter integer WARPS = 4,
   parameter integer WARP_BITS = 2,
-  parameter integer EPOCH_BITS = 3
+  parameter integer EPOCH_BITS = 3,
+  parameter integer PCW = 15
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
   input  wire                  we_i,
   input  wire [WARP_BITS-1:0]  wwarp_i,
-  input  wire [29:0]           pc_i,
+  input  wire [PCW-1:0]           pc_i,
   input  wire [31:0]           word_i,
   input  wire                  oor_i,
   input  wire [EPOCH_BITS-1:0] epoch_i,
@@ -36,20 +40,22 @@ module simty_ibuf #(
   output wire [WARPS-1:0]      use2_o,
   output wire [WARPS-1:0]      wr_o,
   // The issued entry, the cycle after issue
-  output wire [29:0]           rd_pc_o,
+  output wire [PCW-1:0]           rd_pc_o,
   output wire [31:0]           rd_word_o,
   output wire                  rd_oor_o,
   output wire [EPOCH_BITS-1:0] rd_epoch_o,
   output wire                  rd_pred_o
 );
 
-  localparam integer W = 30 + 32 + 1 + EPOCH_BITS + 1;
+  localparam integer W = PCW + 32 + 1;
 
   reg [WARPS-1:0] valid_q;
   reg [4:0]       rs1_q [0:WARPS-1];
   reg [4:0]       rs2_q [0:WARPS-1];
   reg [4:0]       rd_q  [0:WARPS-1];
   reg [WARPS-1:0] use1_q, use2_q, wr_q;
+  reg [WARPS-1:0] oor_q;
+  reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
 
   genvar w;
   generate
@@ -70,6 +76,8 @@ module simty_ibuf #(
           use1_q[w] <= use1_i;
           use2_q[w] <= use2_i;
           wr_q[w]   <= wr_i;
+          oor_q[w]  <= oor_i;
+          epoch_q[w] <= epoch_i;
         end
       end
       assign rs1_o[w*5 +: 5] = rs1_q[w];
@@ -83,16 +91,27 @@ module simty_ibuf #(
   assign use2_o  = use2_q;
   assign wr_o    = wr_q;
 
+  // Same timing as the RAM: the issued entry's flop fields, one cycle later.
+  reg                  rd_oor_q;
+  reg [EPOCH_BITS-1:0] rd_epoch_q;
+  always @(posedge clk_i) begin
+    rd_oor_q   <= oor_q[issue_warp_i];
+    rd_epoch_q <= epoch_q[issue_warp_i];
+  end
+  assign rd_oor_o   = rd_oor_q;
+  assign rd_epoch_o = rd_epoch_q;
+
   wire [W-1:0] rdata;
-  simty_ram_1r1w #(.WIDTH(W), .DEPTH(WARPS), .ABITS(WARP_BITS)) u_ram (
+  simty_ram_1r1w #(.WIDTH(W), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+                   .SAME_CYCLE(0)) u_ram (
     .clk_i   (clk_i),
     .re_i    (1'b1),
     .raddr_i (issue_warp_i),
     .rdata_o (rdata),
     .we_i    (we_i),
     .waddr_i (wwarp_i),
-    .wdata_i ({pc_i, word_i, oor_i, epoch_i, pred_i})
+    .wdata_i ({pc_i, word_i, pred_i})
   );
-  assign {rd_pc_o, rd_word_o, rd_oor_o, rd_epoch_o, rd_pred_o} = rdata;
+  assign {rd_pc_o, rd_word_o, rd_pred_o} = rdata;
 
 endmodule

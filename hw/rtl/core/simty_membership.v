@@ -21,7 +21,8 @@ module simty_membership #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter integer WARP_BITS = 2,
-  parameter integer LANE_BITS = 2
+  parameter integer LANE_BITS = 2,
+  parameter integer PCW = 15              // pc: word offset into CODE
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -30,7 +31,7 @@ module simty_membership #(
   // Instruction in MB
   input  wire                  mb_valid_i,
   input  wire [WARP_BITS-1:0]  mb_warp_i,
-  input  wire [29:0]           mb_pc_i,
+  input  wire [PCW-1:0]           mb_pc_i,
   output wire                  match_o,      // instruction belongs to HCT1
   output wire [LANES-1:0]      mask_o,
   output wire [7:0]            depth_o,
@@ -39,17 +40,17 @@ module simty_membership #(
   input  wire                  commit_i,
   input  wire                  stale_i,      // fetched before a redirect
   input  wire                  x_valid_i,
-  input  wire [29:0]           x_pc_i,
+  input  wire [PCW-1:0]           x_pc_i,
   input  wire [7:0]            x_depth_i,
   input  wire [LANES-1:0]      x_mask_i,
   input  wire                  y_valid_i,
-  input  wire [29:0]           y_pc_i,
+  input  wire [PCW-1:0]           y_pc_i,
   input  wire [7:0]            y_depth_i,
   input  wire [LANES-1:0]      y_mask_i,
   input  wire                  hold_i,       // matched but must replay
-  input  wire [29:0]           pnext_i,      // where its fetch stream went
+  input  wire [PCW-1:0]           pnext_i,      // where its fetch stream went
   output wire                  redir_valid_o,
-  output wire [29:0]           redir_pc_o,
+  output wire [PCW-1:0]           redir_pc_o,
   output wire                  end_o,        // the MB warp has no thread left
   output wire [1:0]            merges_o,     // path merges at the update
   output wire                  smerge_o,     // a merge by the sorter
@@ -61,11 +62,11 @@ module simty_membership #(
   input  wire                  disp_valid_i,
   output wire                  disp_ready_o,
   input  wire [WARP_BITS-1:0]  disp_warp_i,
-  input  wire [29:0]           disp_pc_i,
+  input  wire [PCW-1:0]           disp_pc_i,
   input  wire [LANES-1:0]      disp_mask_i
 );
 
-  localparam integer PW = 1 + 8 + 30 + LANES;        // {v, depth, pc, mask}
+  localparam integer PW = 1 + 8 + PCW + LANES;        // {v, depth, pc, mask}
   localparam integer SB = (LANES > 2) ? LANE_BITS : 1; // CCT slot bits
   localparam integer NB = LANE_BITS + 1;             // CCT count bits
   localparam integer CA = WARP_BITS + SB;
@@ -74,7 +75,7 @@ module simty_membership #(
   // verilator lint_off UNUSEDSIGNAL
   function pv(input [PW-1:0] p);  pv = p[PW-1]; endfunction
   function [7:0] pdep(input [PW-1:0] p); pdep = p[PW-2 -: 8]; endfunction
-  function [29:0] ppc(input [PW-1:0] p); ppc = p[LANES +: 30]; endfunction
+  function [PCW-1:0] ppc(input [PW-1:0] p); ppc = p[LANES +: PCW]; endfunction
   function [LANES-1:0] pmask(input [PW-1:0] p); pmask = p[LANES-1:0]; endfunction
   // a strictly before b: deeper, or as deep with a lower pc
   function gt(input [PW-1:0] a, input [PW-1:0] b);
@@ -84,7 +85,7 @@ module simty_membership #(
     eqk = pdep(a) == pdep(b) && ppc(a) == ppc(b);
   endfunction
   // verilator lint_on UNUSEDSIGNAL
-  function [PW-1:0] mk(input v, input [7:0] d, input [29:0] pc, input [LANES-1:0] m);
+  function [PW-1:0] mk(input v, input [7:0] d, input [PCW-1:0] pc, input [LANES-1:0] m);
     mk = {v, d, pc, m};
   endfunction
 
@@ -101,11 +102,13 @@ module simty_membership #(
   wire [WARP_BITS-1:0] sw;             // sorter's warp
   reg           lost_q;
 
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS)) u_hct1 (
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+                   .SAME_CYCLE(0)) u_hct1 (
     .clk_i (clk_i), .re_i (1'b1), .raddr_i (ex_warp_i), .rdata_o (h1),
     .we_i (h1_we), .waddr_i (h1_wa), .wdata_i (h1_wd)
   );
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS)) u_hct2 (
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+                   .SAME_CYCLE(0)) u_hct2 (
     .clk_i (clk_i), .re_i (1'b1), .raddr_i (steal ? sw : ex_warp_i),
     .rdata_o (h2), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)
   );

@@ -11,7 +11,8 @@ module simty_operand #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter integer WARP_BITS = 2,
-  parameter integer EPOCH_BITS = 3
+  parameter integer EPOCH_BITS = 3,
+  parameter integer PCW = 15
 ) (
   input  wire                   clk_i,
   input  wire                   rst_i,
@@ -25,7 +26,7 @@ module simty_operand #(
   input  wire                   issue_use2_i,
   input  wire                   issue_wr_i,
   // ibuf RAM data, valid in RR1
-  input  wire [29:0]            ib_pc_i,
+  input  wire [PCW-1:0]            ib_pc_i,
   input  wire [31:0]            ib_word_i,
   input  wire                   ib_oor_i,
   input  wire [EPOCH_BITS-1:0]  ib_epoch_i,
@@ -36,7 +37,7 @@ module simty_operand #(
   output reg                    rr1_use2_o,
   output reg                    rr2_valid_o,
   output reg  [WARP_BITS-1:0]   rr2_warp_o,
-  output reg  [29:0]            rr2_pc_o,
+  output reg  [PCW-1:0]            rr2_pc_o,
   output reg  [31:0]            rr2_word_o,
   output reg                    rr2_oor_o,
   output reg  [EPOCH_BITS-1:0]  rr2_epoch_o,
