@@ -18,7 +18,7 @@ module simty_alu (
   // a - b = a + ~b + 1: the carry out is set when a >= b (unsigned)
   assign ltu_o = !diff[32];
   assign lt_o  = (a_i[31] != b_i[31]) ? a_i[31] : diff[31];
-  assign eq_o  = a_i == b_i;
+  assign eq_o  = diff[31:0] == 32'd0;   // branches subtract
 
   // One right shifter serves all three shifts: a left shift is a right
   // shift of the bit-reversed operand, reversed back.

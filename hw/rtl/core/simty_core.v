@@ -723,7 +723,7 @@ module simty_core #(
     if (raise && !fault_q) begin
       fcause_q <= br_fault ? br_cause : mem_cause;
       fpc_q    <= br_fault ? br_fpc : full_pc(mb_pc);
-      fhart_q  <= hart0 + flane32;
+      fhart_q  <= hart0 | flane32;   // hart0 is a multiple of LANES
       ftid_q   <= mb_base_tid | flane32;   // the base is a multiple of LANES
       faddr_q  <= br_fault ? br_faddr : mem_faddr;
     end
