@@ -20,7 +20,9 @@ uint64_t fw_timer(void)
 uint64_t fw_counter(uint32_t index)
 {
   hal_reg_write(SIMTY_MMIO_CTR_SEL, index);
-  uint32_t lo = hal_reg_read(SIMTY_MMIO_CTR_LO); /* latches HI */
+  /* latches HI; the SoC holds this load until the core's registered
+     counter port has the selected counter (bounded: docs/soc.md) */
+  uint32_t lo = hal_reg_read(SIMTY_MMIO_CTR_LO);
   uint32_t hi = hal_reg_read(SIMTY_MMIO_CTR_HI);
   return ((uint64_t)hi << 32) | lo;
 }

@@ -48,7 +48,8 @@
 /* Performance counters (SIMTY_COUNTER_MAP): select, then read LO (which
  * latches HI), then HI. */
 #define SIMTY_MMIO_CTR_SEL 0x080u
-#define SIMTY_MMIO_CTR_LO 0x084u
+#define SIMTY_MMIO_CTR_LO 0x084u /* R: latches HI; the bus waits (bounded, in
+                                  hardware) until the core holds the counter */
 #define SIMTY_MMIO_CTR_HI 0x088u
 #define SIMTY_MMIO_CTR_CLEAR 0x08Cu /* W: zero every counter */
 

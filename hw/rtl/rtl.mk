@@ -37,6 +37,24 @@ test-rtl-lint: $(RTL_CORE_SRCS) $(ARCH_VH) | $(BUILD)/rtl/
 	  hierarchy -check -top simty_core; proc; flatten; opt_clean; \
 	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$dlatchsr t:\$$_DLATCH_*"
 
+# simty_counters alone against a 64-bit reference (hw/sim/core/
+# simty_counters_tb.v) at LANES 1, 4 and 32.
+TEST_SUITES += rtl-counters
+RTL_CTR_TB_OUT := $(BUILD)/rtl/counters_tb
+.PHONY: test-rtl-counters
+test-rtl-counters: hw/sim/core/simty_counters_tb.v hw/rtl/core/simty_counters.v \
+    hw/rtl/core/simty_ram_1r1w.v $(ARCH_VH) | $(BUILD)/rtl/
+	@set -e; mkdir -p $(RTL_CTR_TB_OUT); for lb in 0 2 5; do \
+	  verilator --binary --timing -Wno-fatal -Wno-WIDTH $(RTL_INC) \
+	    -Mdir $(RTL_CTR_TB_OUT)/obj$$lb -MAKEFLAGS "-s" \
+	    --top-module simty_counters_tb -GLANE_BITS=$$lb \
+	    -o $(abspath $(RTL_CTR_TB_OUT))/tb$$lb hw/sim/core/simty_counters_tb.v \
+	    hw/rtl/core/simty_counters.v hw/rtl/core/simty_ram_1r1w.v >/dev/null; \
+	  $(RTL_CTR_TB_OUT)/tb$$lb > $(RTL_CTR_TB_OUT)/tb$$lb.log 2>&1 || \
+	    { cat $(RTL_CTR_TB_OUT)/tb$$lb.log; exit 1; }; \
+	  grep '^simty_counters_tb' $(RTL_CTR_TB_OUT)/tb$$lb.log; \
+	done
+
 # ---- testbench ----
 # Verilator testbench of simty_core (C in hw/sim/core/, thin C++ glue),
 # one binary per WARPS x LANES configuration:

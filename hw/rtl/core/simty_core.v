@@ -39,6 +39,7 @@ module simty_core #(
   input  wire        ctr_clear_i,
   input  wire [3:0]  ctr_sel_i,
   output wire [63:0] ctr_value_o,
+  output wire        ctr_valid_o,
 
   output wire        console_valid_o,
   output wire [7:0]  console_byte_o,
@@ -888,6 +889,7 @@ module simty_core #(
     .clear_i      (ctr_clear_i),
     .sel_i        (ctr_sel_i),
     .value_o      (ctr_value_o),
+    .valid_o      (ctr_valid_o),
     .busy_i       (|busy_q),
     .issue_i      (issue),
     .exec_i       (exec_ok),

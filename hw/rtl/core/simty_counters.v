@@ -1,16 +1,39 @@
 // simty_counters: the performance counters of docs/architecture.md section
-// 6, 64-bit each, indexed as SIMTY_COUNTER_MAP; the read port is
-// combinational (value of the selected counter in the same cycle).
+// 6, 64-bit each, indexed as SIMTY_COUNTER_MAP. The read port is
+// registered: value_o holds the counter named by sel_i when valid_o is 1
+// (at most SIMTY_CTR_COUNT cycles after sel_i changes, see below).
 //
 // Area: each counter is split into a short low part that takes the
-// increments (LO bits) and a high part. A carry out of the low part only
-// sets a pending flag; the high parts circulate through one shared
-// incrementer (a ring of registers rotated every cycle, so no selection
-// mux is needed to update them) which adds a pending carry when the
-// counter passes by, once every SIMTY_CTR_COUNT cycles. The low part is
-// wide enough that it cannot carry twice in that time (the largest
-// increment is LANES per cycle), and the read port adds a pending carry,
-// so every read is exact.
+// increments (LO bits, in flip-flops) and a high part (HI bits). A carry
+// out of the low part only sets a pending flag. The high parts live in one
+// 1-read/1-write block RAM walked by a rotating index: every cycle the walk
+// reads entry r and writes back entry r - 1 (read the cycle before) plus
+// that counter's pending carry, clearing the flag. Read and write
+// addresses differ (N >= 2), so the RAM needs no collision logic.
+//
+// Exactness. A carry set by the low part in cycle t is visible from t + 1
+// and is taken by the walk within N cycles; a carry in the same cycle as
+// the walk takes the flag wins (the flag stays set), so each carry is
+// added exactly once. The low part cannot carry twice before the walk
+// takes the first: the largest increment per cycle is max(LANES, 4)
+// (thread_insts and mem_requests up to LANES, path_merges up to 3 + 1),
+// so two carries are at least (2^LO - max) / max >= 15 cycles apart with
+// LO = LANE_BITS + 6 (2^LO = 64 LANES), more than N = 13.
+//
+// Clear. rst_i or clear_i zero the low parts and flags and drop the
+// per-entry `written` bits: an entry whose bit is 0 reads as zero, and the
+// walk's write-back sets the bit, so after a clear every high part is zero
+// at once although the RAM is rewritten over the next N cycles.
+//
+// Read. When the walk is at the selected counter, {high + pending carry,
+// low} (all of the same cycle) is latched into value_o and the latched
+// index is remembered; valid_o is 1 while that index equals sel_i, and the
+// latch is dropped in the first cycle it does not (so a selection that
+// returns to the latched index waits for a fresh visit). The latch is
+// refreshed at every visit: a valid value is the counter as it was at most
+// N cycles ago. cct_peak (a max, not
+// a sum) is its own register read in place of that counter's low part (its
+// high part stays zero); an index >= N latches zero in one cycle.
 `default_nettype none
 
 module simty_counters #(
@@ -20,7 +43,8 @@ module simty_counters #(
   input  wire               rst_i,
   input  wire               clear_i,
   input  wire [3:0]         sel_i,
-  output wire [63:0]        value_o,
+  output reg  [63:0]        value_o,
+  output wire               valid_o,       // value_o is counter sel_i
   input  wire               busy_i,        // a warp is busy: count cycles
   input  wire               issue_i,
   input  wire               exec_i,        // a warp instruction executed
@@ -43,15 +67,14 @@ module simty_counters #(
 // verilator lint_on UNUSEDPARAM
 
   localparam integer N  = SIMTY_CTR_COUNT;
-  localparam integer LO = LANE_BITS + 6;   // >= 64 cycles between carries
+  localparam integer LO = LANE_BITS + 6;   // >= 15 cycles between carries
   localparam integer HI = 64 - LO;
-  localparam integer RB = 4;               // ring position bits (N <= 16)
-  localparam [31:0]   N32   = N;
+  localparam integer RB = 4;               // walk index bits (N <= 16)
   localparam [31:0]   NL32  = N - 1;
   localparam [RB-1:0] NLAST = NL32[RB-1:0];
-  localparam [RB:0]   NPOS  = N32[RB:0];
-  localparam [31:0]   PK32  = SIMTY_CTR_cct_peak;
-  localparam [3:0]    PEAK  = PK32[3:0];
+  localparam integer  PEAK  = SIMTY_CTR_cct_peak;
+  localparam [31:0]   N32   = N;
+  localparam [RB:0]   NSEL  = N32[RB:0];
 
   wire clr = rst_i || clear_i;
 
@@ -74,69 +97,97 @@ module simty_counters #(
     inc[SIMTY_CTR_affine_vectors]     = {{(LO-1){1'b0}}, affine_i};
   end
 
-  // Low parts and pending carries, per counter. The ring head is counter
-  // rot_q: its high part is at ring position 0.
-  reg [LO-1:0] lo_q [0:N-1];
-  reg [N-1:0]  cp_q;
-  reg [RB-1:0] rot_q;
-  reg [HI-1:0] ring_q [0:N-1];
-  wire [RB-1:0] rot_next = (rot_q == NLAST) ? {RB{1'b0}} : rot_q + 1'b1;
+  // ---- Walk: read entry rd_q, write back entry wr_q (read last cycle) ----
+  reg  [RB-1:0] rd_q, wr_q;
+  wire [RB-1:0] rd_next = (rd_q == NLAST) ? {RB{1'b0}} : rd_q + 1'b1;
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      rd_q <= {RB{1'b0}};
+      wr_q <= NLAST;
+    end else begin
+      rd_q <= rd_next;
+      wr_q <= rd_q;
+    end
+  end
+
+  // ---- Low parts, pending carries, written bits (per counter) ----
+  // lo_v is the low part as read (cct_peak: the peak register).
+  wire [LO-1:0] lo_v [0:N-1];
+  wire [N-1:0]  cp_v;
+  reg  [N-1:0]  wrt_q;
+  reg  [LANE_BITS:0] peak_q;
 
   genvar c;
   generate
     for (c = 0; c < N; c = c + 1) begin : gen_ctr
-      wire [LO:0] sum = {1'b0, lo_q[c]} + {1'b0, inc[c]};
-      always @(posedge clk_i) begin
-        if (clr) begin
-          lo_q[c] <= {LO{1'b0}};
-          cp_q[c] <= 1'b0;
-        end else begin
-          lo_q[c] <= sum[LO-1:0];
-          // a new carry wins over the one the ring takes this cycle
-          if (sum[LO]) cp_q[c] <= 1'b1;
-          else if (rot_q == c) cp_q[c] <= 1'b0;
+      if (c == PEAK) begin : gen_peak
+        assign lo_v[c] = {{(LO-LANE_BITS-1){1'b0}}, peak_q};
+        assign cp_v[c] = 1'b0;
+        always @(posedge clk_i) begin
+          if (clr) peak_q <= {(LANE_BITS+1){1'b0}};
+          else if (peak_valid_i && peak_i > peak_q) peak_q <= peak_i;
         end
+        // verilator lint_off UNUSEDSIGNAL
+        wire [LO-1:0] inc_unused = inc[c];
+        // verilator lint_on UNUSEDSIGNAL
+      end else begin : gen_sum
+        reg [LO-1:0] lo_q;
+        reg          cp_q;
+        wire [LO:0]  sum = {1'b0, lo_q} + {1'b0, inc[c]};
+        always @(posedge clk_i) begin
+          if (clr) begin
+            lo_q <= {LO{1'b0}};
+            cp_q <= 1'b0;
+          end else begin
+            lo_q <= sum[LO-1:0];
+            // a new carry wins over the one the walk takes this cycle
+            if (sum[LO]) cp_q <= 1'b1;
+            else if (wr_q == c) cp_q <= 1'b0;
+          end
+        end
+        assign lo_v[c] = lo_q;
+        assign cp_v[c] = cp_q;
       end
-      // ring: position c takes position c + 1; the head goes round to the
-      // back through the incrementer
-      if (c < N - 1) begin : gen_shift
-        always @(posedge clk_i) begin
-          if (clr) ring_q[c] <= {HI{1'b0}};
-          else ring_q[c] <= ring_q[c + 1];
-        end
-      end else begin : gen_back
-        always @(posedge clk_i) begin
-          if (clr) ring_q[c] <= {HI{1'b0}};
-          else ring_q[c] <= ring_q[0] + {{(HI-1){1'b0}}, cp_q[rot_q]};
-        end
+      always @(posedge clk_i) begin
+        if (clr) wrt_q[c] <= 1'b0;
+        else if (wr_q == c) wrt_q[c] <= 1'b1;
       end
     end
   endgenerate
 
-  always @(posedge clk_i) begin
-    if (rst_i) rot_q <= {RB{1'b0}};
-    else rot_q <= rot_next;
-  end
+  // ---- High parts: block RAM ----
+  wire [HI-1:0] hi_rd;
+  wire [HI-1:0] hi_sum = hi_rd + {{(HI-1){1'b0}}, cp_v[wr_q]};
+  wire [HI-1:0] hi_new = wrt_q[wr_q] ? hi_sum :
+                         {{(HI-1){1'b0}}, cp_v[wr_q]};
 
-  reg [LANE_BITS:0] peak_q;
-  always @(posedge clk_i) begin
-    if (clr) peak_q <= {(LANE_BITS+1){1'b0}};
-    else if (peak_valid_i && peak_i > peak_q) peak_q <= peak_i;
-  end
+  simty_ram_1r1w #(
+    .WIDTH(HI), .DEPTH(N), .ABITS(RB), .BLOCK(1), .SAME_CYCLE(0)
+  ) u_hi (
+    .clk_i   (clk_i),
+    .re_i    (1'b1),
+    .raddr_i (rd_q),
+    .rdata_o (hi_rd),
+    .we_i    (1'b1),
+    .waddr_i (wr_q),
+    .wdata_i (hi_new)
+  );
 
-  // Read: the selected counter's ring position is (sel - rot) mod N.
-  wire [RB:0]   dpos = {1'b0, sel_i} - {1'b0, rot_q};
-  // verilator lint_off UNUSEDSIGNAL
-  wire [RB:0]   npos = dpos + NPOS;          // bit RB: borrow only
-  // verilator lint_on UNUSEDSIGNAL
-  wire [RB-1:0] pos  = dpos[RB] ? npos[RB-1:0] : dpos[RB-1:0];
-  wire          in_range = {{(32-4){1'b0}}, sel_i} < N;
-  wire [HI-1:0] hi_r = ring_q[pos];
-  wire [LO-1:0] lo_r = lo_q[sel_i];
-  wire          cp_r = cp_q[sel_i];
-  wire [63:0]   full = {hi_r + {{(HI-1){1'b0}}, cp_r}, lo_r};
-  assign value_o = !in_range ? 64'd0 :
-                   (sel_i == PEAK) ?
-                     {{(63-LANE_BITS){1'b0}}, peak_q} : full;
+  // ---- Read port ----
+  wire       in_range = {1'b0, sel_i} < NSEL;
+  reg  [3:0] vsel_q;
+  reg        vok_q;
+  always @(posedge clk_i) begin
+    if (clr) begin
+      vok_q <= 1'b0;
+    end else if (!in_range || wr_q == sel_i) begin
+      vok_q <= 1'b1;
+      vsel_q <= sel_i;
+      value_o <= in_range ? {hi_new, lo_v[wr_q]} : 64'd0;
+    end else if (vsel_q != sel_i) begin
+      vok_q <= 1'b0;   // never valid again on a latch gone stale
+    end
+  end
+  assign valid_o = vok_q && vsel_q == sel_i;
 
 endmodule

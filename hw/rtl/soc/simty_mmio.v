@@ -9,6 +9,12 @@
 // words: any byte enable writes the whole word. Unknown offsets read 0 and
 // ignore writes. Reads with side effects (UART_DATA, CONSOLE_DATA pop;
 // TIMER_LO, CTR_LO latch the high half) act once per access.
+// Wait: wait_o high means the access the bus presents at addr_i (wstrb_i)
+// cannot be taken this cycle; the SoC then holds it and raises req_i only
+// once wait_o is low. Only a CTR_LO read of a core counter waits: until
+// the core has the selected counter in its output register (ctr_valid_i),
+// at most SIMTY_CTR_COUNT + 1 cycles after CTR_SEL or CTR_CLEAR (plus a
+// core reset in progress), so every wait is bounded by the hardware.
 // Reset: synchronous, active high.
 `default_nettype none
 
@@ -30,6 +36,7 @@ module simty_mmio #(
   input  wire [3:0]           wstrb_i,
   input  wire [31:0]          wdata_i,
   output reg  [31:0]          rdata_o,
+  output wire                 wait_o,
 
   // Simty core
   output wire                 core_rst_o,
@@ -57,6 +64,7 @@ module simty_mmio #(
   output wire                 ctr_clear_o,
   output wire [3:0]           ctr_sel_o,
   input  wire [63:0]          ctr_value_i,
+  input  wire                 ctr_valid_i,    // ctr_value_i is counter ctr_sel_o
   input  wire                 console_valid_i,
   input  wire [7:0]           console_byte_i,
   input  wire [31:0]          console_tid_i,
@@ -188,8 +196,14 @@ module simty_mmio #(
   // warp instruction executed (no retire pulse; the core executes at most
   // one warp instruction a cycle, so idle = cycles - warp_insts).
   localparam [3:0] CTR_CYCLES = 4'd0, CTR_SCHED_IDLE = 4'd9;
+  wire own_ctr = (ctr_sel_q == CTR_CYCLES) | (ctr_sel_q == CTR_SCHED_IDLE);
   wire [63:0] ctr_value = (ctr_sel_q == CTR_CYCLES) ? window_q :
                           (ctr_sel_q == CTR_SCHED_IDLE) ? idle_q : ctr_value_i;
+  // The core's counter read port is registered (ctr_valid_i): a CTR_LO
+  // read of a core counter waits for it. A pending CTR_CLEAR pulse counts
+  // as not valid (the core sees it at the next edge).
+  assign wait_o = in_block & (reg_index == R_CTR_LO) & (wstrb_i == 4'd0) &
+                  ~own_ctr & (~ctr_valid_i | ctr_clear_q);
 
   // ---- Console FIFO: {tid, byte} records from the core ----
   wire        con_valid;

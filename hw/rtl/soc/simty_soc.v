@@ -16,7 +16,9 @@
 // so in practice it never waits.
 //
 // Controller bus: every access takes two cycles (request, then ready with
-// data), whatever the target. Addresses outside FW, CODE, DATA and MMIO
+// data), whatever the target, except that a CTR_LO read of a core counter
+// waits (no grant) until the core's registered counter port holds the
+// selected counter (simty_mmio wait_o, at most about 14 cycles). Addresses outside FW, CODE, DATA and MMIO
 // read 0 and ignore writes.
 // Reset: synchronous, active high (rst_i), everywhere.
 `default_nettype none
@@ -115,6 +117,7 @@ module simty_soc #(
   wire        ctr_clear;
   wire [3:0]  ctr_sel;
   wire [63:0] ctr_value;
+  wire        ctr_valid;
   wire        console_valid, console_ready;
   wire [7:0]  console_byte;
   wire [31:0] console_tid;
@@ -156,6 +159,7 @@ module simty_soc #(
     .fault_pc_o(fault_pc), .fault_hart_o(fault_hart), .fault_tid_o(fault_tid),
     .fault_addr_o(fault_addr), .idle_o(core_idle),
     .ctr_clear_i(ctr_clear), .ctr_sel_i(ctr_sel), .ctr_value_o(ctr_value),
+    .ctr_valid_o(ctr_valid),
     .console_valid_o(console_valid), .console_byte_o(console_byte),
     .console_tid_o(console_tid), .console_ready_i(console_ready),
     .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
@@ -183,7 +187,9 @@ module simty_soc #(
   reg       pending_q;        // granted last cycle: this cycle is ready
   reg [2:0] sel_q;
   reg [LANE_BITS:0] bank_q;   // one spare bit so LANES = 1 works
-  wire port_free = hit_code ? ~imem_en : hit_data ? ~dmem_en : 1'b1;
+  wire mmio_wait;
+  wire port_free = hit_code ? ~imem_en : hit_data ? ~dmem_en :
+                   hit_mmio ? ~mmio_wait : 1'b1;
   wire grant = cpu_valid & ~pending_q & port_free;
 
   wire [2:0] sel = hit_fw ? SEL_FW : hit_code ? SEL_CODE : hit_data ? SEL_DATA :
@@ -270,7 +276,7 @@ module simty_soc #(
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),
-    .wdata_i(cpu_wdata), .rdata_o(mmio_rdata),
+    .wdata_i(cpu_wdata), .rdata_o(mmio_rdata), .wait_o(mmio_wait),
     .core_rst_o(core_rst), .core_idle_i(core_idle), .halt_o(halt),
     .active_o(active),
     .launch_nthreads_o(launch_nthreads), .launch_args_o(launch_args),
@@ -283,6 +289,7 @@ module simty_soc #(
     .fault_pc_i(fault_pc), .fault_hart_i(fault_hart), .fault_tid_i(fault_tid),
     .fault_addr_i(fault_addr), .retire_valid_i(retire_valid),
     .ctr_clear_o(ctr_clear), .ctr_sel_o(ctr_sel), .ctr_value_i(ctr_value),
+    .ctr_valid_i(ctr_valid),
     .console_valid_i(console_valid), .console_byte_i(console_byte),
     .console_tid_i(console_tid), .console_ready_o(console_ready),
     .uart_rx_valid_i(rx_valid), .uart_rx_data_i(rx_data), .uart_rx_pop_o(rx_pop),

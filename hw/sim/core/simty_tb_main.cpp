@@ -154,14 +154,33 @@ public:
     top_->halt_i = state == SIMTY_TB_TIMEOUT;
     top_->console_ready_i = 1;
     uint64_t ctr[SIMTY_CTR_COUNT] = {};
-    // ctr_value_o may be registered: select, clock once, read. `cycles`
-    // is read first, before the extra clocks could add to it. A core that
-    // broke the memory protocol is not clocked any further.
+    // ctr_value_o is registered: select, clock until ctr_valid_o says it
+    // holds the selected counter (docs/core.md: at most SIMTY_CTR_COUNT
+    // cycles; the bench gives up after twice that and calls it a broken
+    // interface). Index 15 (reads 0) is selected for one clock first, so
+    // that counter 0 is latched afresh, not the snapshot (up to 13 cycles
+    // old) taken while it was selected during the run. `cycles` is read
+    // first, before the extra clocks could add to it. A core that broke
+    // the memory protocol is not clocked further.
+    if (state != SIMTY_TB_BROKEN) {
+      top_->ctr_sel_i = 15;
+      top_->eval();
+      cycle();
+    }
     for (unsigned i = 0; i < SIMTY_CTR_COUNT && state != SIMTY_TB_BROKEN;
          i++) {
       top_->ctr_sel_i = i;
       top_->eval();
-      cycle();
+      unsigned waited = 0;
+      while (!top_->ctr_valid_o && waited < 2 * SIMTY_CTR_COUNT + 2) {
+        cycle();
+        waited++;
+      }
+      if (!top_->ctr_valid_o) {
+        simty_tb_protocol_error(tb_, "ctr_valid_o never rose for counter", i);
+        state = SIMTY_TB_BROKEN;
+        break;
+      }
       ctr[i] = top_->ctr_value_o;
     }
     return simty_tb_finish(tb_, state, &fault, ctr, seconds, cpu_seconds);

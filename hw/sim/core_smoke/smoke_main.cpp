@@ -178,8 +178,16 @@ int main(int argc, char **argv)
     static const char *names[] = {"cycles", "warp_insts", "thread_insts", "divergent_branches", "path_merges",
       "replays_mem", "replays_indirect", "mem_requests", "mem_transactions", "sched_idle_cycles", "cct_peak",
       "uniform_vectors", "affine_vectors"};
-    uint64_t v[13];
-    for (unsigned i = 0; i < 13; i++) { c->ctr_sel_i = i; c->eval(); v[i] = c->ctr_value_o; printf("%s = %" PRIu64 "\n", names[i], v[i]); }
+    uint64_t v[13] = {};
+    // ctr_value_o is registered: wait (bounded) for ctr_valid_o, after
+    // one clock on index 15 so that counter 0 is latched afresh.
+    c->ctr_sel_i = 15; c->eval(); tick();
+    for (unsigned i = 0; i < 13; i++) {
+      c->ctr_sel_i = i; c->eval();
+      for (unsigned w = 0; w < 32 && !c->ctr_valid_o; w++) tick();
+      if (!c->ctr_valid_o) { fprintf(stderr, "ctr_valid_o never rose for counter %u\n", i); rc = rc ? rc : 5; break; }
+      v[i] = c->ctr_value_o; printf("%s = %" PRIu64 "\n", names[i], v[i]);
+    }
     printf("ipc = %.3f\n", v[0] ? (double)v[1] / v[0] : 0.0);
   }
   if (rc == 1)

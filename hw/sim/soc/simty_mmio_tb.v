@@ -2,7 +2,8 @@
 // against docs/soc.md: INFO values, read/write registers, the dispatch
 // handshake, core reset pulse and busy, the launch-window counters
 // (cycles, sched_idle_cycles) gated by ACTIVE, counter and timer high-word
-// latching, the console FIFO, and the UART status bits and their clears.
+// latching, the wait of a CTR_LO read until the core's counter port is
+// valid, the console FIFO, and the UART status bits and their clears.
 // The bench plays the core's and the UART's side of the ports.
 // Built with verilator --binary --timing; $fatal on a failure.
 `timescale 1ns / 1ps
@@ -19,6 +20,7 @@ module simty_mmio_tb;
   reg  [3:0]  wstrb = 0;
   reg  [31:0] wdata = 0;
   wire [31:0] rdata;
+  wire        bus_wait;
 
   wire        core_rst, halt, active, disp_valid, ctr_clear, console_ready;
   wire [31:0] nthreads, args, stack_top, disp_pc, disp_base;
@@ -29,6 +31,7 @@ module simty_mmio_tb;
   reg         core_idle = 1, disp_ready = 0, fault_valid = 0, retire = 0;
   reg  [7:0]  warp_busy = 0;
   reg  [63:0] ctr_value = 0;
+  reg         ctr_valid = 1;
   reg         con_valid = 0;
   reg  [7:0]  con_byte = 0;
   reg  [31:0] con_tid = 0;
@@ -44,6 +47,7 @@ module simty_mmio_tb;
   ) dut (
     .clk_i(clk), .rst_i(rst),
     .req_i(req), .addr_i(addr), .wstrb_i(wstrb), .wdata_i(wdata), .rdata_o(rdata),
+    .wait_o(bus_wait),
     .core_rst_o(core_rst), .core_idle_i(core_idle), .halt_o(halt), .active_o(active),
     .launch_nthreads_o(nthreads), .launch_args_o(args), .launch_stack_top_o(stack_top),
     .launch_stack_log2_o(stack_log2),
@@ -54,6 +58,7 @@ module simty_mmio_tb;
     .fault_hart_i(32'd13), .fault_tid_i(32'd77), .fault_addr_i(32'h3000_0010),
     .retire_valid_i(retire),
     .ctr_clear_o(ctr_clear), .ctr_sel_o(ctr_sel), .ctr_value_i(ctr_value),
+    .ctr_valid_i(ctr_valid),
     .console_valid_i(con_valid), .console_byte_i(con_byte), .console_tid_i(con_tid),
     .console_ready_o(console_ready),
     .uart_rx_valid_i(rx_valid), .uart_rx_data_i(rx_data), .uart_rx_pop_o(rx_pop),
@@ -69,8 +74,11 @@ module simty_mmio_tb;
     end
   endtask
 
-  // One bus access: request for one cycle, data the next (as the SoC does).
+  // One bus access: request for one cycle, data the next (as the SoC does);
+  // like the SoC, the request is held back while wait_o is high (bounded
+  // here: a wait of more than 64 cycles is a failure).
   reg [31:0] got;
+  integer waits;
   task automatic wr(input [15:0] off, input [31:0] v);
     begin
       @(negedge clk);
@@ -82,7 +90,15 @@ module simty_mmio_tb;
   task automatic rd(input [15:0] off);
     begin
       @(negedge clk);
-      req = 1; addr = off[15:2]; wstrb = 0;
+      addr = off[15:2]; wstrb = 0;
+      #1;
+      waits = 0;
+      while (bus_wait && waits < 64) begin
+        @(negedge clk);
+        waits = waits + 1;
+      end
+      check(!bus_wait, "a held access is taken within 64 cycles");
+      req = 1;
       @(negedge clk);
       req = 0;
       got = rdata;
@@ -95,6 +111,16 @@ module simty_mmio_tb;
       if (got !== want) $display("     offset %03x: got %08x want %08x", off, got, want);
     end
   endtask
+
+  // The core's counter port: valid_in cycles from now, value and valid.
+  integer valid_in = -1;
+  always @(negedge clk) begin
+    if (valid_in > 0) valid_in <= valid_in - 1;
+    if (valid_in == 1) begin
+      ctr_value <= 64'h0000_0042_0000_0777;
+      ctr_valid <= 1;
+    end
+  end
 
   // Pulses observed by the bench
   integer pops = 0, pushes = 0, clears = 0;
@@ -193,6 +219,37 @@ module simty_mmio_tb;
     wr(16'h08C, 32'd0);
     repeat (2) @(negedge clk);     // the pulse is registered: seen next edge
     check(clears == 1, "CTR_CLEAR (any value) pulses ctr_clear once");
+
+    // ---- CTR_LO of a core counter waits for ctr_valid ----
+    wr(16'h080, 32'd5);
+    ctr_valid = 0;
+    addr = 14'h084 >> 2; wstrb = 0;
+    #1 check(bus_wait, "CTR_LO read waits while ctr_valid is low");
+    wstrb = 4'hF;
+    #1 check(!bus_wait, "a CTR_LO write does not wait");
+    addr = 14'h088 >> 2; wstrb = 0;
+    #1 check(!bus_wait, "CTR_HI read does not wait");
+    addr = 14'h080 >> 2;
+    #1 check(!bus_wait, "other registers do not wait");
+    valid_in = 6;      // the core side: ctr_valid rises 6 cycles later
+    expect_rd(16'h084, 32'h0000_0777, "CTR_LO after the wait");
+    check(waits >= 5 && waits <= 7, "CTR_LO held until ctr_valid");
+    expect_rd(16'h088, 32'h0000_0042, "CTR_HI after the wait");
+    ctr_valid = 0;
+    wr(16'h080, 32'd0);
+    addr = 14'h084 >> 2; wstrb = 0;
+    #1 check(!bus_wait, "CTR_LO of cycles (the block's own) never waits");
+    wr(16'h080, 32'd9);
+    addr = 14'h084 >> 2; wstrb = 0;
+    #1 check(!bus_wait, "CTR_LO of sched_idle (the block's own) never waits");
+    wr(16'h080, 32'd5);
+    ctr_valid = 1;
+    wr(16'h08C, 32'd0);     // ctr_clear is high in this cycle
+    addr = 14'h084 >> 2; wstrb = 0;
+    #1 check(bus_wait, "CTR_LO waits while the clear pulse is pending");
+    @(negedge clk);
+    #1 check(!bus_wait, "and no longer once the core has seen it");
+    check(clears == 2, "second CTR_CLEAR pulses once");
 
     // ---- cycles and sched_idle_cycles count only while ACTIVE ----
     repeat (20) @(negedge clk);

@@ -52,6 +52,7 @@ module simty_board_core_shell #(
   wire [31:0]      fault_pc, fault_hart, fault_tid, fault_addr;
   wire             idle;
   wire [63:0]      ctr_value;
+  wire             ctr_valid;
   wire             console_valid;
   wire [7:0]       console_byte;
   wire [31:0]      console_tid;
@@ -80,6 +81,7 @@ module simty_board_core_shell #(
     .fault_pc_o(fault_pc), .fault_hart_o(fault_hart), .fault_tid_o(fault_tid),
     .fault_addr_o(fault_addr), .idle_o(idle),
     .ctr_clear_i(ctr_clear), .ctr_sel_i(ctr_sel), .ctr_value_o(ctr_value),
+    .ctr_valid_o(ctr_valid),
     .console_valid_o(console_valid), .console_byte_o(console_byte),
     .console_tid_o(console_tid), .console_ready_i(console_ready),
     .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
@@ -91,7 +93,7 @@ module simty_board_core_shell #(
 
   wire fold = dispatch_ready ^ (^warp_busy) ^ fault_valid ^ (^fault_cause) ^
               (^fault_pc) ^ (^fault_hart) ^ (^fault_tid) ^ (^fault_addr) ^ idle ^
-              (^ctr_value) ^ console_valid ^ (^console_byte) ^ (^console_tid) ^
+              (^ctr_value) ^ ctr_valid ^ console_valid ^ (^console_byte) ^ (^console_tid) ^
               imem_en ^ (^imem_addr) ^ dmem_en ^ (^dmem_addr) ^ (^dmem_be) ^
               (^dmem_wdata) ^ retire_valid ^ (^retire_warp) ^ (^retire_pc) ^
               (^retire_mask);
