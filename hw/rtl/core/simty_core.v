@@ -202,6 +202,7 @@ module simty_core #(
     .flush_i      (ib_flush),
     .issue_i      (issue),
     .issue_warp_i (issue_warp),
+    .rd_warp_i    (rr1_warp),
     .valid_o      (ib_valid),
     .rs1_o        (ib_rs1),
     .rs2_o        (ib_rs2),
@@ -534,6 +535,8 @@ module simty_core #(
     mb_base_tid <= ex_base_tid;
   end
 
+  wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
+  wire [31:0]      mb_link_val = full_pc(mb_pc4);
   wire             match, lost;
   wire [LANES-1:0] mmask;
   wire [7:0]       mdepth;
@@ -669,7 +672,7 @@ module simty_core #(
     .y_depth_i     (y_depth),
     .y_mask_i      (y_mask),
     .hold_i        (hold),
-    .pnext_i       (mb_pred ? br_target : mb_pc + 1'b1),
+    .pnext_i       (mb_pred ? br_target : mb_pc4),
     .redir_valid_o (redir_valid),
     .redir_pc_o    (redir_pc),
     .end_o         (ended_now),
@@ -739,7 +742,7 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Stage 9: gather
   // ------------------------------------------------------------------
-  reg                  ga_load, ga_uns, ga_link;
+  reg                  ga_load, ga_uns;
   reg  [LANES-1:0]     ga_mask;
   reg  [1:0]           ga_size;
   reg  [PCW-1:0]          ga_pc;
@@ -759,12 +762,15 @@ module simty_core #(
     ga_wr   <= mb_wr;
     ga_load <= mb_load;
     ga_uns  <= mb_uns;
-    ga_link <= mb_link;
     ga_rd   <= mb_rd;
     ga_mask <= retire_mask;
     ga_size <= mb_size;
     ga_pc   <= mb_pc;
-    ga_res  <= mb_res;
+    // The link value (jal/jalr: pc + 4, uniform) replaces the ALU result
+    // here rather than after the register: the register then takes a LUT
+    // output and packs with it in one iCE40 logic cell instead of being a
+    // flop of its own (128 cells at 4 lanes).
+    ga_res  <= mb_link ? {LANES{mb_link_val}} : mb_res;
   end
   // Each loop has its own variable: a variable shared between a clocked
   // and a combinational block is state to Verilator.
@@ -783,10 +789,7 @@ module simty_core #(
     .data_o (gathered)
   );
 
-  wire [PCW-1:0] ga_pc4   = ga_pc + 1'b1;
-  wire [31:0] ga_link_val = full_pc(ga_pc4);
-  wire [32*LANES-1:0] ga_val = ga_load ? gathered :
-                               ga_link ? {LANES{ga_link_val}} : ga_res;
+  wire [32*LANES-1:0] ga_val = ga_load ? gathered : ga_res;
 
   assign retire_valid_o = ga_valid;
   assign retire_warp_o  = ga_warp;

@@ -31,6 +31,7 @@ module simty_ibuf #(
   input  wire [WARPS-1:0]      flush_i,    // redirect / end: drop entry
   input  wire                  issue_i,
   input  wire [WARP_BITS-1:0]  issue_warp_i,
+  input  wire [WARP_BITS-1:0]  rd_warp_i,   // the warp issued last cycle
   // Per-warp view for the scheduler
   output wire [WARPS-1:0]      valid_o,
   output wire [WARPS*5-1:0]    rs1_o,
@@ -39,7 +40,7 @@ module simty_ibuf #(
   output wire [WARPS-1:0]      use1_o,
   output wire [WARPS-1:0]      use2_o,
   output wire [WARPS-1:0]      wr_o,
-  // The issued entry, the cycle after issue
+  // The issued entry, two cycles after issue (read in RR1, data in RR2)
   output wire [PCW-1:0]           rd_pc_o,
   output wire [31:0]           rd_word_o,
   output wire                  rd_oor_o,
@@ -91,12 +92,17 @@ module simty_ibuf #(
   assign use2_o  = use2_q;
   assign wr_o    = wr_q;
 
-  // Same timing as the RAM: the issued entry's flop fields, one cycle later.
+  // The entry is read in RR1, the cycle after issue, so that its data
+  // arrives in RR2 straight from the RAM (no pipeline register of its own:
+  // each would be a flop with no LUT, one iCE40 logic cell per bit). It
+  // cannot have changed: a warp's next fetch is steered at the earliest
+  // in the cycle after issue and writes the entry a cycle later. The
+  // flop fields follow the RAM's timing.
   reg                  rd_oor_q;
   reg [EPOCH_BITS-1:0] rd_epoch_q;
   always @(posedge clk_i) begin
-    rd_oor_q   <= oor_q[issue_warp_i];
-    rd_epoch_q <= epoch_q[issue_warp_i];
+    rd_oor_q   <= oor_q[rd_warp_i];
+    rd_epoch_q <= epoch_q[rd_warp_i];
   end
   assign rd_oor_o   = rd_oor_q;
   assign rd_epoch_o = rd_epoch_q;
@@ -106,7 +112,7 @@ module simty_ibuf #(
                    .SAME_CYCLE(0)) u_ram (
     .clk_i   (clk_i),
     .re_i    (1'b1),
-    .raddr_i (issue_warp_i),
+    .raddr_i (rd_warp_i),
     .rdata_o (rdata),
     .we_i    (we_i),
     .waddr_i (wwarp_i),

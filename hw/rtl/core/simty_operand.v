@@ -37,11 +37,11 @@ module simty_operand #(
   output reg                    rr1_use2_o,
   output reg                    rr2_valid_o,
   output reg  [WARP_BITS-1:0]   rr2_warp_o,
-  output reg  [PCW-1:0]            rr2_pc_o,
-  output reg  [31:0]            rr2_word_o,
-  output reg                    rr2_oor_o,
-  output reg  [EPOCH_BITS-1:0]  rr2_epoch_o,
-  output reg                    rr2_pred_o,
+  output wire [PCW-1:0]         rr2_pc_o,    // the ibuf entry, read in RR1
+  output wire [31:0]            rr2_word_o,
+  output wire                   rr2_oor_o,
+  output wire [EPOCH_BITS-1:0]  rr2_epoch_o,
+  output wire                   rr2_pred_o,
   output reg  [4:0]             rr2_rs2_o,
   output reg  [4:0]             rr2_rd_o,
   output reg                    rr2_use2_o,
@@ -89,11 +89,6 @@ module simty_operand #(
     rr1_use2_o  <= issue_use2_i && issue_i;
     rr1_wr      <= issue_wr_i;
     rr2_warp_o  <= rr1_warp_o;
-    rr2_pc_o    <= ib_pc_i;
-    rr2_word_o  <= ib_word_i;
-    rr2_oor_o   <= ib_oor_i;
-    rr2_epoch_o <= ib_epoch_i;
-    rr2_pred_o  <= ib_pred_i;
     rr2_rs1     <= rr1_rs1;
     rr2_rs2_o   <= rr1_rs2;
     rr2_rd_o    <= rr1_rd;
@@ -101,6 +96,12 @@ module simty_operand #(
     rr2_use2_o  <= rr1_use2_o && rr1_valid_o;
     rr2_wr_o    <= rr1_wr;
   end
+
+  assign rr2_pc_o    = ib_pc_i;
+  assign rr2_word_o  = ib_word_i;
+  assign rr2_oor_o   = ib_oor_i;
+  assign rr2_epoch_o = ib_epoch_i;
+  assign rr2_pred_o  = ib_pred_i;
 
   // Bank read addresses: RR1's first source in its bank; the other bank
   // (or the same one when RR1 does not read) serves RR2's second source.
