@@ -18,7 +18,6 @@ module simty_branch #(
   input  wire [PCW-1:0]          pc_i,        // word address
   input  wire [7:0]           depth_i,
   input  wire                 oor_i,       // fetched outside CODE
-  input  wire [31:0]          word_i,
   input  wire                 branch_i,
   input  wire [2:0]           br_f3_i,
   input  wire                 jal_i,
@@ -29,7 +28,7 @@ module simty_branch #(
   input  wire                 illegal_i,
   input  wire                 call_i,
   input  wire                 ret_i,
-  input  wire [31:0]          imm_i,
+  input  wire [31:0]          rel_i,       // pc offset + imm (from EX)
   input  wire [LANES-1:0]     eq_i,
   input  wire [LANES-1:0]     lt_i,
   input  wire [LANES-1:0]     ltu_i,
@@ -63,7 +62,7 @@ module simty_branch #(
   wire [31:0] pc_full = CODE_BASE + ({{(32-PCW){1'b0}}, pc_i} << 2);
   wire [PCW-1:0] pc4 = pc_i + 1'b1;
   // branch / jal target, as an offset into CODE (32 bits: the range check)
-  wire [31:0] rel_off = ({{(32-PCW){1'b0}}, pc_i} << 2) + imm_i;
+  wire [31:0] rel_off = rel_i;
   assign target_o = rel_off[PCW+1:2];
 
   // depth after a call or return, saturating
@@ -149,7 +148,7 @@ module simty_branch #(
     end else if (illegal_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_ILLEGAL_INSTRUCTION;
-      fault_addr_o  = word_i;
+      fault_addr_o  = 32'd0;     // the word: read back by the core
     end else if (ebreak_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_EBREAK;

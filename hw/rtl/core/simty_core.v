@@ -147,8 +147,8 @@ module simty_core #(
     .epoch_i       (epochs),
     .redir_valid_i (redir_valid),
     .redir_warp_i  (mb_warp),
-    .imem_en_o     (imem_en_o),
-    .imem_addr_o   (imem_addr_o),
+    .imem_en_o     (fe_imem_en),
+    .imem_addr_o   (fe_imem_addr),
     .imem_rdata_i  (imem_rdata_i),
     .fe_busy_o     (fe_busy),
     .fe_warp_o     (fe_warp),
@@ -414,7 +414,7 @@ module simty_core #(
   // Stage 7: execute
   // ------------------------------------------------------------------
   reg  [PCW-1:0]           ex_pc;
-  reg  [31:0]           ex_word;
+  reg  [2:0]            ex_f3;
   reg                   ex_oor;
   reg  [EPOCH_BITS-1:0] ex_epoch;
   reg                   ex_pred;
@@ -432,7 +432,7 @@ module simty_core #(
     else ex_valid <= rr2_valid;
     ex_warp    <= rr2_warp;
     ex_pc      <= rr2_pc;
-    ex_word    <= rr2_word;
+    ex_f3      <= rr2_word[14:12];
     ex_oor     <= rr2_oor;
     ex_epoch   <= rr2_epoch;
     ex_pred    <= rr2_pred;
@@ -488,7 +488,6 @@ module simty_core #(
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
   reg  [PCW-1:0]           mb_pc;
-  reg  [31:0]           mb_word;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
   reg                   mb_pred;
@@ -496,7 +495,7 @@ module simty_core #(
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
   reg  [2:0]            mb_f3;
-  reg  [31:0]           mb_imm;
+  reg  [31:0]           mb_rel;     // branch / jal target, offset into CODE
   reg  [32*LANES-1:0]   mb_res, mb_b;
   reg  [LANES-1:0]      mb_eq, mb_lt, mb_ltu;
   reg  [31:0]           mb_base_tid;
@@ -506,7 +505,6 @@ module simty_core #(
     else mb_valid <= ex_valid;
     mb_warp     <= ex_warp;
     mb_pc       <= ex_pc;
-    mb_word     <= ex_word;
     mb_oor      <= ex_oor;
     mb_epoch    <= ex_epoch;
     mb_pred     <= ex_pred;
@@ -525,8 +523,10 @@ module simty_core #(
     mb_call     <= ex_call;
     mb_ret      <= ex_ret;
     mb_link     <= ex_res_sel == 2'd1;
-    mb_f3       <= ex_word[14:12];
-    mb_imm      <= ex_imm;
+    mb_f3       <= ex_f3;
+    // computed in EX: the register then takes the adder's output (a LUT)
+    // and packs with it, where a copy of the immediate would not
+    mb_rel      <= ({{(32-PCW){1'b0}}, ex_pc} << 2) + ex_imm;
     mb_res      <= ex_res;
     mb_b        <= ex_op2;
     mb_eq       <= ex_eq;
@@ -598,7 +598,6 @@ module simty_core #(
     .pc_i          (mb_pc),
     .depth_i       (mdepth),
     .oor_i         (mb_oor),
-    .word_i        (mb_word),
     .branch_i      (mb_branch),
     .br_f3_i       (mb_f3),
     .jal_i         (mb_jal),
@@ -609,7 +608,7 @@ module simty_core #(
     .illegal_i     (mb_illegal),
     .call_i        (mb_call),
     .ret_i         (mb_ret),
-    .imm_i         (mb_imm),
+    .rel_i         (mb_rel),
     .eq_i          (mb_eq),
     .lt_i          (mb_lt),
     .ltu_i         (mb_ltu),
@@ -712,7 +711,18 @@ module simty_core #(
     .ready_i    (console_ready_i)
   );
 
-  // Fault record
+  // Fault record. The word of an illegal instruction (its `addr`) is not
+  // carried down the pipeline for this rare case (64 flops with no logic,
+  // one iCE40 cell each): once the fault has stopped fetch, the record
+  // reads it back from instruction memory at the fault pc, and
+  // fault_valid_o rises when that is done (two cycles after the fault).
+  localparam [3:0] ILLEGAL = SIMTY_FAULT_ILLEGAL_INSTRUCTION;
+  reg         fill_q, fill2_q;
+  reg [PCW-1:0] foff_q;               // the faulting instruction's pc
+  wire        fe_imem_en;
+  wire [31:0] fe_imem_addr;
+  assign imem_en_o   = fe_imem_en || fill_q;
+  assign imem_addr_o = fill_q ? full_pc(foff_q) : fe_imem_addr;
   reg  [3:0]  fcause_q;
   reg  [31:0] fpc_q, fhart_q, ftid_q, faddr_q;
   wire [LANE_BITS-1:0] flane = br_fault ? br_flane : mem_flane;
@@ -721,19 +731,26 @@ module simty_core #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       fault_q <= 1'b0;
-    end else if (raise) begin
-      fault_q <= 1'b1;
+      fill_q  <= 1'b0;
+      fill2_q <= 1'b0;
+    end else begin
+      if (raise) fault_q <= 1'b1;
+      fill_q  <= raise && !fault_q && br_fault && br_cause == ILLEGAL;
+      fill2_q <= fill_q;
     end
+    if (fill2_q) faddr_q <= imem_rdata_i;
     if (raise && !fault_q) begin
       fcause_q <= br_fault ? br_cause : mem_cause;
       fpc_q    <= br_fault ? br_fpc : full_pc(mb_pc);
+      foff_q   <= mb_pc;
       fhart_q  <= hart0 | flane32;   // hart0 is a multiple of LANES
       ftid_q   <= mb_base_tid | flane32;   // the base is a multiple of LANES
       faddr_q  <= br_fault ? br_faddr : mem_faddr;
     end
   end
-  assign fault_valid_o = fault_q;
-  assign fault_cause_o = fault_q ? fcause_q : 4'd0;
+  wire   fault_vis     = fault_q && !fill_q && !fill2_q;
+  assign fault_valid_o = fault_vis;
+  assign fault_cause_o = fault_vis ? fcause_q : 4'd0;
   assign fault_pc_o    = fpc_q;
   assign fault_hart_o  = fhart_q;
   assign fault_tid_o   = ftid_q;
