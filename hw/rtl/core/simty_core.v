@@ -226,7 +226,7 @@ module simty_core #(
   wire                 rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
   wire                 rr2_pred;
-  wire [4:0]           rr2_rs2, rr2_rd;
+  wire [4:0]           rr2_rd;
   wire                 rr2_use2, rr2_wr;
   reg                  ex_valid;
   reg  [WARP_BITS-1:0] ex_warp;
@@ -260,10 +260,6 @@ module simty_core #(
     .ex_warp_i    (ex_warp),
     .ex_wr_i      (ex_wr),
     .ex_rd_i      (ex_rd),
-    .ga_valid_i   (ga_valid),
-    .ga_warp_i    (ga_warp),
-    .ga_wr_i      (ga_wr),
-    .ga_rd_i      (ga_rd),
     .issue_o      (issue),
     .issue_warp_o (issue_warp)
   );
@@ -271,13 +267,13 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Stage 5-6: operand collection (+ decode in RR2)
   // ------------------------------------------------------------------
-  wire                 wb_we, wb2_we;
-  wire [WARP_BITS-1:0] wb_warp, wb2_warp;
-  wire [4:0]           wb_rd, wb2_rd;
-  wire [LANES-1:0]     wb_mask, wb2_mask;
-  wire [32*LANES-1:0]  wb_data, wb2_data;
+  wire                 wb_we;
+  wire [WARP_BITS-1:0] wb_warp;
+  wire [4:0]           wb_rd;
+  wire [LANES-1:0]     wb_mask;
+  wire [32*LANES-1:0]  wb_data;
+  wire [32*LANES-1:0]  ga_val;
   wire [32*LANES-1:0]  rr2_op1, ex_op2;
-  reg  [4:0]           ex_rs2;
   reg                  ex_use2;
 
   simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
@@ -307,25 +303,23 @@ module simty_core #(
     .rr2_oor_o    (rr2_oor),
     .rr2_epoch_o  (rr2_epoch),
     .rr2_pred_o   (rr2_pred),
-    .rr2_rs2_o    (rr2_rs2),
     .rr2_rd_o     (rr2_rd),
     .rr2_use2_o   (rr2_use2),
     .rr2_wr_o     (rr2_wr),
     .rr2_op1_o    (rr2_op1),
     .ex_warp_i    (ex_warp),
-    .ex_rs2_i     (ex_rs2),
     .ex_use2_i    (ex_use2),
     .ex_op2_o     (ex_op2),
+    .rf_we_i      (ga_valid && ga_wr),
+    .rf_warp_i    (ga_warp),
+    .rf_rd_i      (ga_rd),
+    .rf_mask_i    (ga_mask),
+    .rf_data_i    (ga_val),
     .wb_we_i      (wb_we),
     .wb_warp_i    (wb_warp),
     .wb_rd_i      (wb_rd),
     .wb_mask_i    (wb_mask),
-    .wb_data_i    (wb_data),
-    .wb2_we_i     (wb2_we),
-    .wb2_warp_i   (wb2_warp),
-    .wb2_rd_i     (wb2_rd),
-    .wb2_mask_i   (wb2_mask),
-    .wb2_data_i   (wb2_data)
+    .wb_data_i    (wb_data)
   );
 
   wire [3:0]  d_alu_op;
@@ -436,7 +430,6 @@ module simty_core #(
     ex_oor     <= rr2_oor;
     ex_epoch   <= rr2_epoch;
     ex_pred    <= rr2_pred;
-    ex_rs2     <= rr2_rs2;
     ex_use2    <= rr2_use2;
     ex_rd      <= rr2_rd;
     ex_wr      <= rr2_wr;
@@ -806,7 +799,7 @@ module simty_core #(
     .data_o (gathered)
   );
 
-  wire [32*LANES-1:0] ga_val = ga_load ? gathered : ga_res;
+  assign ga_val = ga_load ? gathered : ga_res;
 
   assign retire_valid_o = ga_valid;
   assign retire_warp_o  = ga_warp;
@@ -834,23 +827,17 @@ module simty_core #(
     .wb_warp_o  (wb_warp),
     .wb_rd_o    (wb_rd),
     .wb_mask_o  (wb_mask),
-    .wb_data_o  (wb_data),
-    .wb2_we_o   (wb2_we),
-    .wb2_warp_o (wb2_warp),
-    .wb2_rd_o   (wb2_rd),
-    .wb2_mask_o (wb2_mask),
-    .wb2_data_o (wb2_data)
+    .wb_data_o  (wb_data)
   );
 
   wire uniform, affine;
   simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
-    .valid_i   (wb2_we),
-    .mask_i    (wb2_mask),
-    .data_i    (wb2_data),
+    .valid_i   (wb_we),
+    .mask_i    (wb_mask),
+    .data_i    (wb_data),
     .uniform_o (uniform),
     .affine_o  (affine)
   );
-  wire unused_wb2 = &{1'b0, wb2_rd};
 
   // ------------------------------------------------------------------
   // Warp lifetime: busy from dispatch until its threads ended and its

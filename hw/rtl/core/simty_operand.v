@@ -1,10 +1,12 @@
 // simty_operand: pipeline stages 5-6, two-cycle operand collection. Stage
 // RR1 reads the first source from the warp's bank, RR2 the second (an
-// instruction with two sources holds its bank two cycles). Values are
-// patched per lane from the write-back port (the first operand from this
-// cycle's write, the second from the last cycle's: the scheduler keeps
-// every other case out), the masked bypass that keeps a lane's value when
-// it did not write.
+// instruction with two sources holds its bank two cycles). The banks are
+// written at the end of the gather stage. A first operand whose bank read
+// coincided with its producer's write (producer in GA, distance 4) is
+// patched per lane in RR2 from the write-back stage, which holds that
+// write: the masked bypass, which keeps a lane's value when it did not
+// write. A second operand needs none: its read comes a cycle later, and a
+// producer still in GA then (distance 3) is kept out by the scheduler.
 `default_nettype none
 
 module simty_operand #(
@@ -42,27 +44,26 @@ module simty_operand #(
   output wire                   rr2_oor_o,
   output wire [EPOCH_BITS-1:0]  rr2_epoch_o,
   output wire                   rr2_pred_o,
-  output reg  [4:0]             rr2_rs2_o,
   output reg  [4:0]             rr2_rd_o,
   output reg                    rr2_use2_o,
   output reg                    rr2_wr_o,
   output wire [32*LANES-1:0]    rr2_op1_o,   // first operand, patched
   // Second operand, read in RR2, delivered in EX
   input  wire [WARP_BITS-1:0]   ex_warp_i,
-  input  wire [4:0]             ex_rs2_i,
   input  wire                   ex_use2_i,
   output wire [32*LANES-1:0]    ex_op2_o,
-  // Write-back port (this cycle) and its copy from the last cycle
+  // Bank write port: the gather stage's result (written at the end of GA)
+  input  wire                   rf_we_i,
+  input  wire [WARP_BITS-1:0]   rf_warp_i,
+  input  wire [4:0]             rf_rd_i,
+  input  wire [LANES-1:0]       rf_mask_i,
+  input  wire [32*LANES-1:0]    rf_data_i,
+  // The same write one cycle later (write-back stage): the bypass source
   input  wire                   wb_we_i,
   input  wire [WARP_BITS-1:0]   wb_warp_i,
   input  wire [4:0]             wb_rd_i,
   input  wire [LANES-1:0]       wb_mask_i,
-  input  wire [32*LANES-1:0]    wb_data_i,
-  input  wire                   wb2_we_i,
-  input  wire [WARP_BITS-1:0]   wb2_warp_i,
-  input  wire [4:0]             wb2_rd_i,
-  input  wire [LANES-1:0]       wb2_mask_i,
-  input  wire [32*LANES-1:0]    wb2_data_i
+  input  wire [32*LANES-1:0]    wb_data_i
 );
 
   localparam integer HI = (WARPS > 1) ? WARP_BITS - 1 : 0;  // warp >> 1 bits
@@ -70,7 +71,7 @@ module simty_operand #(
 
   reg [4:0] rr1_rs1, rr1_rs2, rr1_rd;
   reg       rr1_use1, rr1_wr;
-  reg [4:0] rr2_rs1;
+  reg [4:0] rr2_rs1, rr2_rs2;
   reg       rr2_use1;
 
   always @(posedge clk_i) begin
@@ -90,7 +91,7 @@ module simty_operand #(
     rr1_wr      <= issue_wr_i;
     rr2_warp_o  <= rr1_warp_o;
     rr2_rs1     <= rr1_rs1;
-    rr2_rs2_o   <= rr1_rs2;
+    rr2_rs2     <= rr1_rs2;
     rr2_rd_o    <= rr1_rd;
     rr2_use1    <= rr1_use1 && rr1_valid_o;
     rr2_use2_o  <= rr1_use2_o && rr1_valid_o;
@@ -121,17 +122,17 @@ module simty_operand #(
   wire rr1_par = (WARPS > 1) ? rr1_warp_o[0] : 1'b0;
   wire rr2_par = (WARPS > 1) ? rr2_warp_o[0] : 1'b0;
   wire ex_par  = (WARPS > 1) ? ex_warp_i[0]  : 1'b0;
+  wire unused_ex_warp = &{1'b0, ex_warp_i};   // only its bank (parity)
   wire [BA-1:0] a_rr1 = baddr(rr1_warp_o, rr1_rs1);
-  wire [BA-1:0] a_rr2 = baddr(rr2_warp_o, rr2_rs2_o);
+  wire [BA-1:0] a_rr2 = baddr(rr2_warp_o, rr2_rs2);
   wire rr1_e = rr1_use1 && !rr1_par;
   wire rr1_o = rr1_use1 && rr1_par;
   wire [BA-1:0] raddr_e = rr1_e ? a_rr1 : a_rr2;
   wire [BA-1:0] raddr_o = rr1_o ? a_rr1 : a_rr2;
-  wire          wpar = (WARPS > 1) ? wb_warp_i[0] : 1'b0;
-  wire [BA-1:0] waddr = baddr(wb_warp_i, wb_rd_i);
+  wire          wpar = (WARPS > 1) ? rf_warp_i[0] : 1'b0;
+  wire [BA-1:0] waddr = baddr(rf_warp_i, rf_rd_i);
 
   wire hit1_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs1 && rr2_use1;
-  wire hit2_wb2 = wb2_we_i && wb2_warp_i == ex_warp_i  && wb2_rd_i == ex_rs2_i && ex_use2_i;
 
   genvar l;
   generate
@@ -143,17 +144,16 @@ module simty_operand #(
         .rdata_e_o (rd_e),
         .raddr_o_i (raddr_o),
         .rdata_o_o (rd_o),
-        .we_i      (wb_we_i && wb_mask_i[l]),
+        .we_i      (rf_we_i && rf_mask_i[l]),
         .wpar_i    (wpar),
         .waddr_i   (waddr),
-        .wdata_i   (wb_data_i[32*l +: 32])
+        .wdata_i   (rf_data_i[32*l +: 32])
       );
       reg [31:0] op1, op2;
       always @* begin
         op1 = rr2_use1 ? (rr2_par ? rd_o : rd_e) : 32'd0;
         if (hit1_wb && wb_mask_i[l])   op1 = wb_data_i[32*l +: 32];
         op2 = ex_use2_i ? (ex_par ? rd_o : rd_e) : 32'd0;
-        if (hit2_wb2 && wb2_mask_i[l]) op2 = wb2_data_i[32*l +: 32];
       end
       assign rr2_op1_o[32*l +: 32] = op1;
       assign ex_op2_o[32*l +: 32]  = op2;

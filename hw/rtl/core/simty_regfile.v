@@ -21,12 +21,14 @@ module simty_regfile #(
   localparam integer DEPTH = 1 << BA;
 
   // The banks are declared here rather than with simty_ram_1r1w so that
-  // they can waive the read/write collision check: when a bank is read
-  // and written at the same address in one cycle, the operand stage
-  // always replaces the value read with the written one (the wb2 bypass
-  // covers exactly the lanes that wrote), so the value read then is never
-  // used. Without the waiver Yosys wraps every block RAM in a 32-bit
-  // collision register and comparator.
+  // they can waive the read/write collision check: a bank read at the
+  // address written in the same cycle is a first operand whose producer
+  // is in the gather stage, and the operand stage replaces the value read
+  // with the written one (the write-back stage's bypass covers exactly the
+  // lanes that wrote); a second operand never meets its producer's write
+  // (the scheduler). So the value read then is never used. Without the
+  // waiver Yosys wraps every block RAM in a 32-bit collision register and
+  // comparator.
   (* no_rw_check *) reg [31:0] even_q [0:DEPTH-1];
   reg [31:0] rd_e_q;
   always @(posedge clk_i) begin

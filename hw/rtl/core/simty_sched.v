@@ -28,10 +28,6 @@ module simty_sched #(
   input  wire [WARP_BITS-1:0]  ex_warp_i,
   input  wire                  ex_wr_i,
   input  wire [4:0]            ex_rd_i,
-  input  wire                  ga_valid_i,   // gather: executed, writes
-  input  wire [WARP_BITS-1:0]  ga_warp_i,
-  input  wire                  ga_wr_i,
-  input  wire [4:0]            ga_rd_i,
   output reg                   issue_o,
   output reg  [WARP_BITS-1:0]  issue_warp_o
 );
@@ -41,12 +37,10 @@ module simty_sched #(
   reg [WARP_BITS-1:0] last_q;
   reg [WARPS-1:0]     can;
 
-  // Results reach the operands by the write-back bypass only from distance
-  // 4 on: a consumer waits while its producer is in RR2 or EX. A first
-  // operand also waits while its producer is in GA: at distance 5 the
-  // producer's write would coincide with the bank read, which would need
-  // a second bypass source per lane (the second operand, read a cycle
-  // later, has no such case).
+  // Results reach the operands from distance 4 on (the banks are written
+  // at the end of GA; a first operand read in the same cycle is patched
+  // from the write-back stage): a consumer waits while its producer is in
+  // RR2 or EX.
   integer w;
   reg [WARP_BITS-1:0] wi;
   reg [4:0] rs1, rs2;
@@ -61,9 +55,7 @@ module simty_sched #(
               (ib_use2_i[w] && rr2_rd_i == rs2))) ||
             (ex_valid_i && ex_warp_i == wi && ex_wr_i &&
              ((ib_use1_i[w] && ex_rd_i == rs1) ||
-              (ib_use2_i[w] && ex_rd_i == rs2))) ||
-            (ga_valid_i && ga_warp_i == wi && ga_wr_i &&
-             ib_use1_i[w] && ga_rd_i == rs1);
+              (ib_use2_i[w] && ex_rd_i == rs2)));
       // The previous instruction reads its second operand from its bank
       // next cycle: our first operand must come from the other bank.
       bank = rr1_valid_i && rr1_use2_i && ib_use1_i[w] &&

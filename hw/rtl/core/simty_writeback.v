@@ -1,6 +1,8 @@
-// simty_writeback: write-back stage. Writes the result of the lanes that
-// retired (masked write, a squashed instruction writes nothing) and keeps
-// the last cycle's write as the second bypass source.
+// simty_writeback: write-back stage. The register banks are written at
+// the end of the gather stage (simty_operand); this stage holds that write
+// for one cycle as the bypass source of a first operand whose bank read
+// coincided with it (masked: only the lanes that wrote), and for the
+// value classifier.
 `default_nettype none
 
 module simty_writeback #(
@@ -18,30 +20,19 @@ module simty_writeback #(
   output reg  [WARP_BITS-1:0]  wb_warp_o,
   output reg  [4:0]            wb_rd_o,
   output reg  [LANES-1:0]      wb_mask_o,
-  output reg  [32*LANES-1:0]   wb_data_o,
-  output reg                   wb2_we_o,
-  output reg  [WARP_BITS-1:0]  wb2_warp_o,
-  output reg  [4:0]            wb2_rd_o,
-  output reg  [LANES-1:0]      wb2_mask_o,
-  output reg  [32*LANES-1:0]   wb2_data_o
+  output reg  [32*LANES-1:0]   wb_data_o
 );
 
   always @(posedge clk_i) begin
     if (rst_i) begin
       wb_we_o  <= 1'b0;
-      wb2_we_o <= 1'b0;
     end else begin
       wb_we_o  <= we_i && mask_i != {LANES{1'b0}};
-      wb2_we_o <= wb_we_o;
     end
     wb_warp_o  <= warp_i;
     wb_rd_o    <= rd_i;
     wb_mask_o  <= mask_i;
     wb_data_o  <= data_i;
-    wb2_warp_o <= wb_warp_o;
-    wb2_rd_o   <= wb_rd_o;
-    wb2_mask_o <= wb_mask_o;
-    wb2_data_o <= wb_data_o;
   end
 
 endmodule
