@@ -832,6 +832,9 @@ module simty_core #(
 
   wire uniform, affine;
   simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .early_mask_i (ga_mask),
     .valid_i   (wb_we),
     .mask_i    (wb_mask),
     .data_i    (wb_data),

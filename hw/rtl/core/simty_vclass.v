@@ -13,28 +13,39 @@
 // the same shape as the uniform test: per lane one multiply by the small
 // odd p (LANE_BITS-1 adds) and one by the constant i, no 32-bit multiplier.
 // Uniform is the special case D_m == 0.
+//
+// Timing: everything that depends on the mask only (the leader l0, the
+// follower m, u and p) is computed a stage early, from the gather stage's
+// mask (`early_mask_i`, the same write one cycle before), and registered;
+// the outcome is registered too. So the path from the write-back data is
+// the value arithmetic alone, not the priority encoders before it nor the
+// counter after it (the ULX3S 8x8 critical path ran through all three).
+// The counters see a write's class two cycles after its write-back.
 `default_nettype none
 
 module simty_vclass #(
   parameter integer LANES = 4,
   parameter integer LANE_BITS = 2
 ) (
+  input  wire                clk_i,
+  input  wire                rst_i,
+  input  wire [LANES-1:0]    early_mask_i,  // mask_i, one cycle early
   input  wire                valid_i,
   input  wire [LANES-1:0]    mask_i,
   input  wire [32*LANES-1:0] data_i,
-  output wire                uniform_o,
-  output wire                affine_o
+  output reg                 uniform_o,
+  output reg                 affine_o
 );
 
   localparam integer TB = (LANE_BITS > 1) ? $clog2(LANE_BITS + 1) : 1;
 
-  // Leader: the lowest written lane.
-  reg [LANE_BITS-1:0] l0;
+  // Leader: the lowest written lane (of the early mask).
+  reg [LANE_BITS-1:0] l0_e;
   integer i;
   always @* begin
-    l0 = {LANE_BITS{1'b0}};
+    l0_e = {LANE_BITS{1'b0}};
     for (i = LANES - 1; i >= 0; i = i - 1)
-      if (mask_i[i]) l0 = i[LANE_BITS-1:0];
+      if (early_mask_i[i]) l0_e = i[LANE_BITS-1:0];
   end
 
   // Trailing zeros of a non-zero offset (below LANES).
@@ -48,23 +59,36 @@ module simty_vclass #(
   endfunction
 
   // Follower m with the fewest trailing zeros in its offset.
-  reg                 fm;
-  reg [LANE_BITS-1:0] m, k;
-  reg [TB-1:0]        tzm, tz;
+  reg                 fm_e;
+  reg [LANE_BITS-1:0] m_e, k;
+  reg [TB-1:0]        tzm_e, tz;
   integer j;
   always @* begin
-    fm  = 1'b0;
-    m   = {LANE_BITS{1'b0}};
-    tzm = {TB{1'b0}};
+    fm_e  = 1'b0;
+    m_e   = {LANE_BITS{1'b0}};
+    tzm_e = {TB{1'b0}};
     for (j = 0; j < LANES; j = j + 1) begin
-      k  = j[LANE_BITS-1:0] - l0;
+      k  = j[LANE_BITS-1:0] - l0_e;
       tz = tzc(k);
-      if (mask_i[j] && j[LANE_BITS-1:0] > l0 && (!fm || tz < tzm)) begin
-        fm  = 1'b1;
-        m   = j[LANE_BITS-1:0];
-        tzm = tz;
+      if (early_mask_i[j] && j[LANE_BITS-1:0] > l0_e && (!fm_e || tz < tzm_e)) begin
+        fm_e  = 1'b1;
+        m_e   = j[LANE_BITS-1:0];
+        tzm_e = tz;
       end
     end
+  end
+  wire [LANE_BITS-1:0] km_e = m_e - l0_e;
+
+  // The mask-only values, registered: they describe mask_i this cycle.
+  reg                 fm;
+  reg [LANE_BITS-1:0] l0, m, p;
+  reg [TB-1:0]        tzm;
+  always @(posedge clk_i) begin
+    fm  <= fm_e;
+    l0  <= l0_e;
+    m   <= m_e;
+    tzm <= tzm_e;
+    p   <= km_e >> tzm_e;
   end
 
   wire [31:0] v0  = data_i[32*l0 +: 32];
@@ -72,8 +96,6 @@ module simty_vclass #(
   wire [31:0] dfm = vm - v0;
   wire [31:0] dm  = dfm >> tzm;
   wire        dm_ok = (dfm & ((32'd1 << tzm) - 32'd1)) == 32'd0;
-  wire [LANE_BITS-1:0] km = m - l0;
-  wire [LANE_BITS-1:0] p  = km >> tzm;
 
   // Per lane w_i = p * v_i - i * dm.
   wire [32*LANES-1:0] w;
@@ -109,7 +131,14 @@ module simty_vclass #(
   wire uni = dfm == 32'd0;
 
   // fm: a second written lane exists (two or more lanes wrote).
-  assign uniform_o = valid_i && fm && aff && uni;
-  assign affine_o  = valid_i && fm && aff && !uni;
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      uniform_o <= 1'b0;
+      affine_o  <= 1'b0;
+    end else begin
+      uniform_o <= valid_i && fm && aff && uni;
+      affine_o  <= valid_i && fm && aff && !uni;
+    end
+  end
 
 endmodule
