@@ -531,6 +531,7 @@ module simty_core #(
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
   wire [31:0]      mb_link_val = full_pc(mb_pc4);
   wire             match, lost;
+  wire             live;         // matched HCT1, no fault yet
   wire [LANES-1:0] mmask;
   wire [7:0]       mdepth;
   reg  [LANE_BITS-1:0] leader;
@@ -552,7 +553,12 @@ module simty_core #(
   wire                 exec_ok;      // commits this cycle
 
   simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS), .DATA_SIZE(DATA_SIZE)) u_mem (
-    .valid_i       (exec_ok),
+    // Not exec_ok: for a load or store the only other reasons not to
+    // execute (fetch out of range, illegal) already clear load_i/store_i
+    // and a console store never enables dmem, so `live && !lost` gives
+    // the same enable without the jump-target and fault logic on the
+    // path into the data RAMs (the ULX3S critical path ran through it).
+    .valid_i       (live && !lost),
     .mask_i        (mmask),
     .leader_i      (leader),
     .load_i        (mb_load && !mb_illegal && !mb_oor),
@@ -629,7 +635,7 @@ module simty_core #(
 
   wire        con_busy;
   wire        fault_now = br_fault || mem_fault;
-  wire        live      = match && !fault_q;
+  assign      live      = match && !fault_q;
   wire        hold      = live && (lost || (!fault_now && mb_store && is_console && con_busy));
   assign      exec_ok   = live && !lost && !fault_now && !hold;
   wire        raise     = live && !lost && fault_now;
