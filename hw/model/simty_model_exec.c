@@ -40,14 +40,26 @@ void simty__model_fault(struct simty_model *m, unsigned wi, unsigned lane,
   m->fault.addr = addr;
 }
 
-/* A jump or taken branch to a target outside the populated CODE faults at
- * the jump, before it has any effect, as a fetch of that target would
- * (cause FETCH_OUT_OF_RANGE, pc = addr = target), like a misaligned target
- * does. Only falling through past the last word of CODE reaches a path
- * whose fetch faults later (docs/architecture.md, section 5). */
-static int outside_code(const struct simty_model *m, uint32_t addr)
+/* Checks the target of a jump or taken branch at `pc`, before the jump has
+ * any effect; `lane` is the lowest lane taking it. A target that is not
+ * 4-aligned faults as MISALIGNED_FETCH (pc = the jump, addr = target); one
+ * outside the populated CODE faults as the fetch of that target would
+ * (FETCH_OUT_OF_RANGE, pc = addr = target). Only falling through past the
+ * last word of CODE reaches a path whose fetch faults later
+ * (docs/architecture.md, section 5). Returns -1 after a fault, else 0. */
+static int check_target(struct simty_model *m, unsigned wi, unsigned lane,
+                        uint32_t pc, uint32_t target)
 {
-  return addr - SIMTY_CODE_BASE >= m->code_size;
+  if (target & 3) {
+    simty__model_fault(m, wi, lane, SIMTY_FAULT_MISALIGNED_FETCH, pc, target);
+    return -1;
+  }
+  if (target - SIMTY_CODE_BASE >= m->code_size) {
+    simty__model_fault(m, wi, lane, SIMTY_FAULT_FETCH_OUT_OF_RANGE, target,
+                       target);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- Path set: ascending keys, head at the end ---- */
@@ -306,16 +318,8 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
       break;
     }
     uint32_t target = pc + imm;
-    if (target & 3) {
-      simty__model_fault(m, wi, CTZ64(taken), SIMTY_FAULT_MISALIGNED_FETCH,
-                         pc, target);
+    if (check_target(m, wi, CTZ64(taken), pc, target))
       return -1;
-    }
-    if (outside_code(m, target)) {
-      simty__model_fault(m, wi, CTZ64(taken), SIMTY_FAULT_FETCH_OUT_OF_RANGE,
-                         target, target);
-      return -1;
-    }
     uint64_t key_target = simty_path_key(target, depth);
     if (taken == M) {
       path_replace_head(m, w, key_target, M);
@@ -328,16 +332,8 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
 
   case OP_JAL: {
     uint32_t target = pc + imm;
-    if (target & 3) {
-      simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_MISALIGNED_FETCH, pc,
-                         target);
+    if (check_target(m, wi, CTZ64(M), pc, target))
       return -1;
-    }
-    if (outside_code(m, target)) {
-      simty__model_fault(m, wi, CTZ64(M), SIMTY_FAULT_FETCH_OUT_OF_RANGE,
-                         target, target);
-      return -1;
-    }
     FOR_LANES(M, full, n, d[l] = pc + 4);
     path_replace_head(m, w, simty_path_key(target, depth_after(depth, in)),
                       M);
@@ -349,16 +345,8 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
      * (rd may be rs1). */
     unsigned leader = CTZ64(M);
     uint32_t target = (a[leader] + imm) & ~1u;
-    if (target & 3) {
-      simty__model_fault(m, wi, leader, SIMTY_FAULT_MISALIGNED_FETCH, pc,
-                         target);
+    if (check_target(m, wi, leader, pc, target))
       return -1;
-    }
-    if (outside_code(m, target)) {
-      simty__model_fault(m, wi, leader, SIMTY_FAULT_FETCH_OUT_OF_RANGE,
-                         target, target);
-      return -1;
-    }
     uint64_t same = 0;
     FOR_LANES(M, full, n,
               same |= (uint64_t)(((a[l] + imm) & ~1u) == target) << l);

@@ -15,7 +15,9 @@ module simty_branch #(
 ) (
   input  wire [LANES-1:0]     mask_i,
   input  wire [LANE_BITS-1:0] leader_i,
-  input  wire [PCW-1:0]          pc_i,        // word address
+  input  wire [PCW-1:0]       pc_i,        // word offset into CODE
+  input  wire [31:0]          pc_full_i,   // its byte address
+  input  wire [PCW-1:0]       pc4_i,       // pc_i + 1 (the next word)
   input  wire [7:0]           depth_i,
   input  wire                 oor_i,       // fetched outside CODE
   input  wire                 branch_i,
@@ -47,7 +49,7 @@ module simty_branch #(
   output reg  [3:0]           fault_cause_o,
   output reg  [LANE_BITS-1:0] fault_lane_o,
   output reg  [31:0]          fault_addr_o,
-  output reg  [31:0]          fault_pc_o,
+  output reg  [31:0]          fault_pc_o,  // the record's pc, any cause
   output wire [PCW-1:0]          target_o,    // branch / jal target
   output wire                 divergent_o,
   output wire                 replay_ind_o,
@@ -59,11 +61,9 @@ module simty_branch #(
 // verilator lint_on UNUSEDPARAM
 
   localparam [31:0] CODE_BASE = SIMTY_CODE_BASE;
-  wire [31:0] pc_full = CODE_BASE + ({{(32-PCW){1'b0}}, pc_i} << 2);
-  wire [PCW-1:0] pc4 = pc_i + 1'b1;
-  // branch / jal target, as an offset into CODE (32 bits: the range check)
-  wire [31:0] rel_off = rel_i;
-  assign target_o = rel_off[PCW+1:2];
+  // rel_i: branch / jal target as an offset into CODE (32 bits: the
+  // range check)
+  assign target_o = rel_i[PCW+1:2];
 
   // depth after a call or return, saturating
   reg [7:0] dnext;
@@ -107,7 +107,7 @@ module simty_branch #(
 
   // One jump target for branch, jal and jalr (the leader's target), one
   // misalignment test and one target mux.
-  wire [31:0] toff   = jalr_i ? t_lead - CODE_BASE : rel_off;
+  wire [31:0] toff   = jalr_i ? t_lead - CODE_BASE : rel_i;
   wire [31:0] tgt    = toff + CODE_BASE;
   wire        tmis   = toff[1];              // targets are even
   wire        toor   = toff >= CODE_SIZE;     // outside CODE
@@ -118,11 +118,11 @@ module simty_branch #(
 
   always @* begin
     x_valid_o = !(ecall_i && !oor_i && !illegal_i && !ebreak_i);  // threads end
-    x_pc_o    = (ctl_ok && jump) ? toff[PCW+1:2] : pc4;
+    x_pc_o    = (ctl_ok && jump) ? toff[PCW+1:2] : pc4_i;
     x_depth_o = (ctl_ok && (jal_i || jalr_i)) ? dnext : depth_i;
     x_mask_o  = mask_i;
     y_valid_o = 1'b0;
-    y_pc_o    = split ? pc_i : pc4;
+    y_pc_o    = split ? pc_i : pc4_i;
     y_depth_o = depth_i;
     y_mask_o  = mask_i & ~taken;
     retire_o  = mask_i;
@@ -140,11 +140,11 @@ module simty_branch #(
     fault_cause_o = SIMTY_FAULT_NONE;
     fault_lane_o  = leader_i;
     fault_addr_o  = 32'd0;
-    fault_pc_o    = pc_full;
+    fault_pc_o    = pc_full_i;
     if (oor_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_FETCH_OUT_OF_RANGE;
-      fault_addr_o  = pc_full;
+      fault_addr_o  = pc_full_i;
     end else if (illegal_i) begin
       fault_o       = 1'b1;
       fault_cause_o = SIMTY_FAULT_ILLEGAL_INSTRUCTION;

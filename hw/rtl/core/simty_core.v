@@ -148,7 +148,6 @@ module simty_core #(
     .redir_valid_i (redir_valid),
     .redir_warp_i  (mb_warp),
     .imem_en_o     (fe_imem_en),
-    .imem_addr_o   (fe_imem_addr),
     .imem_rdata_i  (imem_rdata_i),
     .fe_busy_o     (fe_busy),
     .fe_warp_o     (fe_warp),
@@ -176,11 +175,12 @@ module simty_core #(
   wire [WARP_BITS-1:0] issue_warp;
   wire [WARPS*5-1:0] ib_rs1, ib_rs2, ib_rd;
   wire [WARPS-1:0]   ib_use1, ib_use2, ib_wr;
-  wire [PCW-1:0]        ibr_pc;
-  wire [31:0]        ibr_word;
-  wire               ibr_oor;
-  wire [EPOCH_BITS-1:0] ibr_epoch;
-  wire               ibr_pred;
+  // The issued entry, straight from the ibuf in RR2 (read in RR1)
+  wire [PCW-1:0]        rr2_pc;
+  wire [31:0]           rr2_word;
+  wire                  rr2_oor;
+  wire [EPOCH_BITS-1:0] rr2_epoch;
+  wire                  rr2_pred;
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                .PCW(PCW)) u_ibuf (
@@ -210,22 +210,17 @@ module simty_core #(
     .use1_o       (ib_use1),
     .use2_o       (ib_use2),
     .wr_o         (ib_wr),
-    .rd_pc_o      (ibr_pc),
-    .rd_word_o    (ibr_word),
-    .rd_oor_o     (ibr_oor),
-    .rd_epoch_o   (ibr_epoch),
-    .rd_pred_o    (ibr_pred)
+    .rd_pc_o      (rr2_pc),
+    .rd_word_o    (rr2_word),
+    .rd_oor_o     (rr2_oor),
+    .rd_epoch_o   (rr2_epoch),
+    .rd_pred_o    (rr2_pred)
   );
 
   wire                 rr1_valid, rr1_use2;
   wire [WARP_BITS-1:0] rr1_warp;
   wire                 rr2_valid;
   wire [WARP_BITS-1:0] rr2_warp;
-  wire [PCW-1:0]          rr2_pc;
-  wire [31:0]          rr2_word;
-  wire                 rr2_oor;
-  wire [EPOCH_BITS-1:0] rr2_epoch;
-  wire                 rr2_pred;
   wire [4:0]           rr2_rd;
   wire                 rr2_use2, rr2_wr;
   reg                  ex_valid;
@@ -276,8 +271,7 @@ module simty_core #(
   wire [32*LANES-1:0]  rr2_op1, ex_op2;
   reg                  ex_use2;
 
-  simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                  .EPOCH_BITS(EPOCH_BITS), .PCW(PCW)) u_operand (
+  simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_operand (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .issue_i      (issue),
@@ -288,21 +282,11 @@ module simty_core #(
     .issue_use1_i (ib_use1[issue_warp]),
     .issue_use2_i (ib_use2[issue_warp]),
     .issue_wr_i   (ib_wr[issue_warp]),
-    .ib_pc_i      (ibr_pc),
-    .ib_word_i    (ibr_word),
-    .ib_oor_i     (ibr_oor),
-    .ib_epoch_i   (ibr_epoch),
-    .ib_pred_i    (ibr_pred),
     .rr1_valid_o  (rr1_valid),
     .rr1_warp_o   (rr1_warp),
     .rr1_use2_o   (rr1_use2),
     .rr2_valid_o  (rr2_valid),
     .rr2_warp_o   (rr2_warp),
-    .rr2_pc_o     (rr2_pc),
-    .rr2_word_o   (rr2_word),
-    .rr2_oor_o    (rr2_oor),
-    .rr2_epoch_o  (rr2_epoch),
-    .rr2_pred_o   (rr2_pred),
     .rr2_rd_o     (rr2_rd),
     .rr2_use2_o   (rr2_use2),
     .rr2_wr_o     (rr2_wr),
@@ -415,7 +399,7 @@ module simty_core #(
   reg  [3:0]            ex_alu_op;
   reg                   ex_b_imm, ex_lane;
   reg  [31:0]           ex_imm, ex_base_tid;
-  reg  [1:0]            ex_res_sel;
+  reg                   ex_link;      // jal/jalr: rd = pc + 4
   reg                   ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
   reg  [1:0]            ex_size;
   reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
@@ -438,7 +422,7 @@ module simty_core #(
     ex_lane    <= d_csr && csr_lane;
     ex_imm     <= d_uimm;
     ex_base_tid <= rr2_base_tid;
-    ex_res_sel <= d_res_sel;
+    ex_link    <= d_res_sel == 2'd1;
     ex_branch  <= d_branch;
     ex_jal     <= d_jal;
     ex_jalr    <= d_jalr;
@@ -515,7 +499,7 @@ module simty_core #(
     mb_illegal  <= ex_illegal;
     mb_call     <= ex_call;
     mb_ret      <= ex_ret;
-    mb_link     <= ex_res_sel == 2'd1;
+    mb_link     <= ex_link;
     mb_f3       <= ex_f3;
     // computed in EX: the register then takes the adder's output (a LUT)
     // and packs with it, where a copy of the immediate would not
@@ -595,6 +579,8 @@ module simty_core #(
     .mask_i        (mmask),
     .leader_i      (leader),
     .pc_i          (mb_pc),
+    .pc_full_i     (full_pc(mb_pc)),
+    .pc4_i         (mb_pc4),
     .depth_i       (mdepth),
     .oor_i         (mb_oor),
     .branch_i      (mb_branch),
@@ -719,9 +705,8 @@ module simty_core #(
   reg         fill_q, fill2_q;
   reg [PCW-1:0] foff_q;               // the faulting instruction's pc
   wire        fe_imem_en;
-  wire [31:0] fe_imem_addr;
   assign imem_en_o   = fe_imem_en || fill_q;
-  assign imem_addr_o = fill_q ? full_pc(foff_q) : fe_imem_addr;
+  assign imem_addr_o = full_pc(fill_q ? foff_q : fs_pc);
   reg  [3:0]  fcause_q;
   reg  [31:0] fpc_q, fhart_q, ftid_q, faddr_q;
   wire [LANE_BITS-1:0] flane = br_fault ? br_flane : mem_flane;
@@ -740,7 +725,7 @@ module simty_core #(
     if (fill2_q) faddr_q <= imem_rdata_i;
     if (raise && !fault_q) begin
       fcause_q <= br_fault ? br_cause : mem_cause;
-      fpc_q    <= br_fault ? br_fpc : full_pc(mb_pc);
+      fpc_q    <= br_fpc;
       foff_q   <= mb_pc;
       fhart_q  <= hart0 | flane32;   // hart0 is a multiple of LANES
       ftid_q   <= mb_base_tid | flane32;   // the base is a multiple of LANES

@@ -19,8 +19,7 @@ module simty_fetch #(
   input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,
   input  wire                  redir_valid_i,  // same cycle redirect kills
   input  wire [WARP_BITS-1:0]  redir_warp_i,
-  output wire                  imem_en_o,
-  output wire [31:0]           imem_addr_o,
+  output wire                  imem_en_o,      // address: fs_pc_i
   input  wire [31:0]           imem_rdata_i,
   output wire                  fe_busy_o,      // a fetch is in this stage
   output wire [WARP_BITS-1:0]  fe_warp_o,
@@ -42,21 +41,16 @@ module simty_fetch #(
   output wire                  ib_pred_o,
   output wire [PCW-1:0]           pred_pc_o
 );
-// The contract include declares every constant; each block uses a few.
-// verilator lint_off UNUSEDPARAM
-`include "simty_arch.vh"
-// verilator lint_on UNUSEDPARAM
 
   // pcs are word offsets into CODE (PCW bits: up to and including the
-  // word just past its end, where falling off the last word leads). A
-  // fetch outside CODE never reaches memory; it becomes a fault only if
-  // the path really executes there (membership validates it).
+  // word just past its end, where falling off the last word leads; the
+  // core turns them into the byte address on imem_addr_o). A fetch
+  // outside CODE never reaches memory; it becomes a fault only if the path
+  // really executes there (membership validates it).
   localparam [31:0] CODE_WORDS = CODE_SIZE >> 2;
-  wire [31:0] fs_off  = {{(32-PCW){1'b0}}, fs_pc_i};
-  wire        fs_oor  = fs_off >= CODE_WORDS;
+  wire        fs_oor  = {{(32-PCW){1'b0}}, fs_pc_i} >= CODE_WORDS;
 
   assign imem_en_o   = fs_valid_i && !fs_oor;
-  assign imem_addr_o = SIMTY_CODE_BASE + (fs_off << 2);
 
   reg                  valid_q;
   reg [WARP_BITS-1:0]  warp_q;

@@ -29,7 +29,7 @@ module simty_fetch_steer #(
   input  wire [PCW-1:0]           adv_pc_i,
   output reg                   fs_valid_o,
   output reg  [WARP_BITS-1:0]  fs_warp_o,
-  output reg  [PCW-1:0]           fs_pc_o,       // word address
+  output reg  [PCW-1:0]        fs_pc_o,       // word offset into CODE
   output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
 );
 

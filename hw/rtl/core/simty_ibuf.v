@@ -1,10 +1,10 @@
 // simty_ibuf: pipeline stage 3, the instruction buffer, one entry per warp.
 // The register fields the scheduler checks for every warp at once live in
 // flops; the instruction word, pc and prediction bit (read only for the
-// issued warp) live in a 1R1W block RAM read at issue, data in
-// operand-collect stage 1 (PCW + 33 bits: 48, three 16-bit iCE40 block
-// RAMs, with 64 KiB of CODE). The fetch epoch and the out-of-range flag
-// stay in flops and are registered at issue alongside the RAM read.
+// issued warp) live in a 1R1W block RAM read in operand-collect stage 1,
+// data in stage 2 (PCW + 33 bits: 48, three 16-bit iCE40 block RAMs, with
+// 64 KiB of CODE). The fetch epoch and the out-of-range flag stay in
+// flops, read alongside the RAM.
 `default_nettype none
 
 module simty_ibuf #(

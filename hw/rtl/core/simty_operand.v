@@ -12,9 +12,7 @@
 module simty_operand #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
-  parameter integer WARP_BITS = 2,
-  parameter integer EPOCH_BITS = 3,
-  parameter integer PCW = 15
+  parameter integer WARP_BITS = 2
 ) (
   input  wire                   clk_i,
   input  wire                   rst_i,
@@ -27,23 +25,12 @@ module simty_operand #(
   input  wire                   issue_use1_i,
   input  wire                   issue_use2_i,
   input  wire                   issue_wr_i,
-  // ibuf RAM data, valid in RR1
-  input  wire [PCW-1:0]            ib_pc_i,
-  input  wire [31:0]            ib_word_i,
-  input  wire                   ib_oor_i,
-  input  wire [EPOCH_BITS-1:0]  ib_epoch_i,
-  input  wire                   ib_pred_i,
   // Stage views
   output reg                    rr1_valid_o,
   output reg  [WARP_BITS-1:0]   rr1_warp_o,
   output reg                    rr1_use2_o,
   output reg                    rr2_valid_o,
   output reg  [WARP_BITS-1:0]   rr2_warp_o,
-  output wire [PCW-1:0]         rr2_pc_o,    // the ibuf entry, read in RR1
-  output wire [31:0]            rr2_word_o,
-  output wire                   rr2_oor_o,
-  output wire [EPOCH_BITS-1:0]  rr2_epoch_o,
-  output wire                   rr2_pred_o,
   output reg  [4:0]             rr2_rd_o,
   output reg                    rr2_use2_o,
   output reg                    rr2_wr_o,
@@ -97,12 +84,6 @@ module simty_operand #(
     rr2_use2_o  <= rr1_use2_o && rr1_valid_o;
     rr2_wr_o    <= rr1_wr;
   end
-
-  assign rr2_pc_o    = ib_pc_i;
-  assign rr2_word_o  = ib_word_i;
-  assign rr2_oor_o   = ib_oor_i;
-  assign rr2_epoch_o = ib_epoch_i;
-  assign rr2_pred_o  = ib_pred_i;
 
   // Bank read addresses: RR1's first source in its bank; the other bank
   // (or the same one when RR1 does not read) serves RR2's second source.
