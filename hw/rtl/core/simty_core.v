@@ -837,34 +837,33 @@ module simty_core #(
   // Warp lifetime: busy from dispatch until its threads ended and its
   // instructions drained.
   // ------------------------------------------------------------------
-  genvar w;
-  generate
-    for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
-      assign inflight[w] = (rr1_valid && rr1_warp == w) ||
-                           (rr2_valid && rr2_warp == w) ||
-                           (ex_valid && ex_warp == w) ||
-                           (mb_valid && mb_warp == w) ||
-                           (ga_any && ga_warp == w) ||
-                           (wb_any && wb_warp == w) ||
-                           (fe_busy && fe_warp == w);
-      assign fetch_elig[w] = busy_q[w] && !ended_q[w] && !ib_valid[w] &&
-                             !(fe_busy && fe_warp == w) && !fault_q && !halt_i;
-      assign ib_flush[w] = (redir_valid && mb_warp == w) ||
-                           (disp_go && dispatch_warp_i == w);
-      always @(posedge clk_i) begin
-        if (rst_i) begin
-          busy_q[w]  <= 1'b0;
-          ended_q[w] <= 1'b0;
-        end else if (disp_go && dispatch_warp_i == w) begin
-          busy_q[w]  <= 1'b1;
-          ended_q[w] <= 1'b0;
-        end else begin
-          if (ended_now && mb_warp == w) ended_q[w] <= 1'b1;
-          if (ended_q[w] && !inflight[w]) busy_q[w] <= 1'b0;
-        end
-      end
+  // Per-warp flags as WARPS-wide vectors: a stage holding warp x
+  // contributes the one-hot of x (the same gates as a compare per warp,
+  // and word operations in simulation).
+  localparam [WARPS:0]   WONE_W = {{WARPS{1'b0}}, 1'b1};
+  localparam [WARPS-1:0] WONE   = WONE_W[WARPS-1:0];
+  function [WARPS-1:0] at(input v, input [WARP_BITS-1:0] x);
+    at = v ? WONE << x : {WARPS{1'b0}};
+  endfunction
+  assign inflight = at(rr1_valid, rr1_warp) | at(rr2_valid, rr2_warp) |
+                    at(ex_valid, ex_warp) | at(mb_valid, mb_warp) |
+                    at(ga_any, ga_warp) | at(wb_any, wb_warp) |
+                    at(fe_busy, fe_warp);
+  assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~at(fe_busy, fe_warp) &
+                      {WARPS{!fault_q && !halt_i}};
+  wire [WARPS-1:0] disp_at = at(disp_go, dispatch_warp_i);
+  assign ib_flush = at(redir_valid, mb_warp) | disp_at;
+  // A dispatch (re)starts its warp; otherwise the warp ends when its
+  // last path does and stops being busy once it has drained.
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      busy_q  <= {WARPS{1'b0}};
+      ended_q <= {WARPS{1'b0}};
+    end else begin
+      busy_q  <= disp_at | (busy_q & ~(ended_q & ~inflight));
+      ended_q <= ~disp_at & (ended_q | at(ended_now, mb_warp));
     end
-  endgenerate
+  end
   assign warp_busy_o = busy_q;
 
   assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&

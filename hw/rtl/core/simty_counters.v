@@ -78,24 +78,27 @@ module simty_counters #(
 
   wire clr = rst_i || clear_i;
 
-  reg [LO-1:0] inc [0:N-1];
-  integer i;
-  always @* begin
-    for (i = 0; i < N; i = i + 1) inc[i] = {LO{1'b0}};
-    inc[SIMTY_CTR_cycles]             = {{(LO-1){1'b0}}, busy_i};
-    inc[SIMTY_CTR_warp_insts]         = {{(LO-1){1'b0}}, exec_i};
-    inc[SIMTY_CTR_thread_insts]       = {{(LO-LANE_BITS-1){1'b0}}, threads_i};
-    inc[SIMTY_CTR_divergent_branches] = {{(LO-1){1'b0}}, divergent_i};
-    inc[SIMTY_CTR_path_merges]        = {{(LO-2){1'b0}}, merges_i} +
-                                        {{(LO-1){1'b0}}, smerge_i};
-    inc[SIMTY_CTR_replays_mem]        = {{(LO-1){1'b0}}, replay_mem_i};
-    inc[SIMTY_CTR_replays_indirect]   = {{(LO-1){1'b0}}, replay_ind_i};
-    inc[SIMTY_CTR_mem_requests]       = {{(LO-LANE_BITS-1){1'b0}}, requests_i};
-    inc[SIMTY_CTR_mem_transactions]   = {{(LO-1){1'b0}}, mem_i};
-    inc[SIMTY_CTR_sched_idle_cycles]  = {{(LO-1){1'b0}}, busy_i && !issue_i};
-    inc[SIMTY_CTR_uniform_vectors]    = {{(LO-1){1'b0}}, uniform_i};
-    inc[SIMTY_CTR_affine_vectors]     = {{(LO-1){1'b0}}, affine_i};
-  end
+  // Increment of counter c this cycle. Called with a constant (each
+  // counter's generate block), so it folds to one expression per counter
+  // with no table: nothing for synthesis, less work for Verilator.
+  function [LO-1:0] inc_of(input integer c);
+    case (c)
+      SIMTY_CTR_cycles:             inc_of = {{(LO-1){1'b0}}, busy_i};
+      SIMTY_CTR_warp_insts:         inc_of = {{(LO-1){1'b0}}, exec_i};
+      SIMTY_CTR_thread_insts:       inc_of = {{(LO-LANE_BITS-1){1'b0}}, threads_i};
+      SIMTY_CTR_divergent_branches: inc_of = {{(LO-1){1'b0}}, divergent_i};
+      SIMTY_CTR_path_merges:        inc_of = {{(LO-2){1'b0}}, merges_i} +
+                                             {{(LO-1){1'b0}}, smerge_i};
+      SIMTY_CTR_replays_mem:        inc_of = {{(LO-1){1'b0}}, replay_mem_i};
+      SIMTY_CTR_replays_indirect:   inc_of = {{(LO-1){1'b0}}, replay_ind_i};
+      SIMTY_CTR_mem_requests:       inc_of = {{(LO-LANE_BITS-1){1'b0}}, requests_i};
+      SIMTY_CTR_mem_transactions:   inc_of = {{(LO-1){1'b0}}, mem_i};
+      SIMTY_CTR_sched_idle_cycles:  inc_of = {{(LO-1){1'b0}}, busy_i && !issue_i};
+      SIMTY_CTR_uniform_vectors:    inc_of = {{(LO-1){1'b0}}, uniform_i};
+      SIMTY_CTR_affine_vectors:     inc_of = {{(LO-1){1'b0}}, affine_i};
+      default:                      inc_of = {LO{1'b0}};
+    endcase
+  endfunction
 
   // ---- Walk: read entry rd_q, write back entry wr_q (read last cycle) ----
   reg  [RB-1:0] rd_q, wr_q;
@@ -127,13 +130,10 @@ module simty_counters #(
           if (clr) peak_q <= {(LANE_BITS+1){1'b0}};
           else if (peak_valid_i && peak_i > peak_q) peak_q <= peak_i;
         end
-        // verilator lint_off UNUSEDSIGNAL
-        wire [LO-1:0] inc_unused = inc[c];
-        // verilator lint_on UNUSEDSIGNAL
       end else begin : gen_sum
         reg [LO-1:0] lo_q;
         reg          cp_q;
-        wire [LO:0]  sum = {1'b0, lo_q} + {1'b0, inc[c]};
+        wire [LO:0]  sum = {1'b0, lo_q} + {1'b0, inc_of(c)};
         always @(posedge clk_i) begin
           if (clr) begin
             lo_q <= {LO{1'b0}};

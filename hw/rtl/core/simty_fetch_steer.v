@@ -35,24 +35,18 @@ module simty_fetch_steer #(
 
   reg [PCW-1:0]           spc_q   [0:WARPS-1];
   reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
-  localparam [31:0] WMASK32 = WARPS - 1;
-  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
   reg [WARP_BITS-1:0]  last_q;
 
   // Round robin: the first eligible warp after the last one picked.
-  integer k;
-  reg [WARP_BITS-1:0] idx;
+  wire                fs_valid;
+  wire [WARP_BITS-1:0] fs_warp;
+  simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
+    .req_i (elig_i), .last_i (last_q), .valid_o (fs_valid), .pick_o (fs_warp)
+  );
   always @* begin
-    fs_valid_o = 1'b0;
-    fs_warp_o  = last_q;
-    for (k = 1; k <= WARPS; k = k + 1) begin
-      idx = (last_q + k[WARP_BITS-1:0]) & WMASK;
-      if (!fs_valid_o && elig_i[idx]) begin
-        fs_valid_o = 1'b1;
-        fs_warp_o  = idx;
-      end
-    end
-    fs_pc_o = spc_q[fs_warp_o];
+    fs_valid_o = fs_valid;
+    fs_warp_o  = fs_warp;
+    fs_pc_o    = spc_q[fs_warp];
   end
 
   wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;

@@ -83,42 +83,51 @@ module simty_mem #(
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
   // Store merge: for every byte of the line, the highest served lane
-  // whose store covers it wins (lanes apply in ascending order).
-  reg [32*LANES-1:0]      sd;     // per lane: store data, replicated
-  reg [4*LANES*LANES-1:0] cov;    // per lane: the line bytes it writes
-  reg [31:0]      sa;
-  reg [3:0]       be;
-  integer j, q, j2, b2, q2;   // one set of loop variables per block
+  // whose store covers it wins (lanes apply in ascending order). Per line
+  // word, the lanes hitting it overwrite, in ascending order, the winner
+  // index of the bytes they cover; then one mux by index per byte (a byte
+  // no lane covers is not enabled; its data is don't-care). Indices are
+  // updated a word at a time, which keeps the simulation cheap.
+  localparam integer LB = LANE_BITS;
+  reg [32*LANES-1:0] sd;      // per lane: store data, replicated
+  reg [4*LANES-1:0]  lbe;     // per lane: its byte enables in its word
+  reg [1:0]          sa;     // byte offset in the word
+  integer q;
   always @* begin
     for (q = 0; q < LANES; q = q + 1) begin
-      sa = addr_i[32*q +: 32];
+      sa = addr_i[32*q +: 2];
       case (size_i)
-        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  be = 4'b0001 << sa[1:0]; end
-        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; be = sa[1] ? 4'b1100 : 4'b0011; end
-        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; be = 4'b1111; end
+        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe[4*q +: 4] = 4'b0001 << sa[1:0]; end
+        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe[4*q +: 4] = sa[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe[4*q +: 4] = 4'b1111; end
       endcase
-      cov[4*LANES*q +: 4*LANES] = {4*LANES{1'b0}};
-      for (j = 0; j < LANES; j = j + 1)
-        if (served_o[q] && ((sa >> 2) & WORD_MASK) == j) cov[4*LANES*q + 4*j +: 4] = be;
     end
   end
+  // the 4 byte enables, each widened to an index field
+  function [4*LB-1:0] fields(input [3:0] be);
+    fields = {{LB{be[3]}}, {LB{be[2]}}, {LB{be[1]}}, {LB{be[0]}}};
+  endfunction
   wire wr = dmem_en_o && store_i;
-  // Per line byte: the index of the highest covering lane, then one mux
-  // by index (a byte no lane covers is not enabled; its data is don't-care).
-  reg [LANE_BITS-1:0] win;
-  reg                 any;
+  reg [4*LB-1:0]  win;        // winner index of each byte of word j
+  reg [3:0]       any;
+  reg [LB-1:0]    qi;
+  integer j, q2, b;   // one set of loop variables per block
   always @* begin
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
-    for (j2 = 0; j2 < LANES; j2 = j2 + 1) begin
-      for (b2 = 0; b2 < 4; b2 = b2 + 1) begin
-        win = {LANE_BITS{1'b0}};
-        any = 1'b0;
-        for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-          if (cov[4*LANES*q2 + 4*j2 + b2]) begin win = q2[LANE_BITS-1:0]; any = 1'b1; end
-        dmem_be_o[4*j2 + b2] = wr && any;
-        dmem_wdata_o[32*j2 + 8*b2 +: 8] = sd[32*win + 8*b2 +: 8];
+    for (j = 0; j < LANES; j = j + 1) begin
+      win = {4*LB{1'b0}};
+      any = 4'b0000;
+      for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
+        qi = q2[LB-1:0];
+        if (served_o[q2] && ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j) begin
+          win = (win & ~fields(lbe[4*q2 +: 4])) | ({4{qi}} & fields(lbe[4*q2 +: 4]));
+          any = any | lbe[4*q2 +: 4];
+        end
       end
+      dmem_be_o[4*j +: 4] = wr ? any : 4'b0000;
+      for (b = 0; b < 4; b = b + 1)
+        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win[LB*b +: LB] + 8*b +: 8];
     end
   end
 

@@ -223,22 +223,11 @@ module simty_membership #(
   wire [WARPS-1:0] jobs = ins_q | reb_q;
 
   // Sorter picks the next warp with a job, round robin.
-  localparam [31:0] WMASK32 = WARPS - 1;
-  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
-  reg                 pick_v;
-  reg [WARP_BITS-1:0] pick_w, idx;
-  integer k;
-  always @* begin
-    pick_v = 1'b0;
-    pick_w = rr_q;
-    for (k = 1; k <= WARPS; k = k + 1) begin
-      idx = (rr_q + k[WARP_BITS-1:0]) & WMASK;
-      if (!pick_v && jobs[idx]) begin
-        pick_v = 1'b1;
-        pick_w = idx;
-      end
-    end
-  end
+  wire                 pick_v;
+  wire [WARP_BITS-1:0] pick_w;
+  simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
+    .req_i (jobs), .last_i (rr_q), .valid_o (pick_v), .pick_o (pick_w)
+  );
 
   // Port owners: the MB update first, then dispatch, then the sorter.
   wire upd_we  = commit_i;
@@ -388,7 +377,7 @@ module simty_membership #(
           st_d   = S_REB_H2WR;
         end
       end
-      S_REB_H2WR: if (port_h2_free) st_d = S_DONE;
+      S_REB_H2WR: st_d = S_DONE;  // when HCT2's port is free: see st_q
       S_DONE: begin
         done = 1'b1;
         st_d = S_IDLE;
@@ -446,7 +435,10 @@ module simty_membership #(
       st_q     <= S_IDLE;
       rr_q     <= {WARP_BITS{1'b0}};
     end else begin
-      st_q     <= st_d;
+      // The wait for HCT2's write port (busy on an update or a dispatch)
+      // stays out of the block above, which then does not depend on the
+      // core's dispatch input: the simulator evaluates it once a cycle.
+      st_q     <= (st_q == S_REB_H2WR && !port_h2_free) ? S_REB_H2WR : st_d;
       if (st_q == S_IDLE && pick_v) rr_q <= pick_w;
     end
     sw_q    <= sw_d;

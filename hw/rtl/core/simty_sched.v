@@ -32,8 +32,6 @@ module simty_sched #(
   output reg  [WARP_BITS-1:0]  issue_warp_o
 );
 
-  localparam [31:0] WMASK32 = WARPS - 1;
-  localparam [WARP_BITS-1:0] WMASK = WMASK32[WARP_BITS-1:0];
   reg [WARP_BITS-1:0] last_q;
   reg [WARPS-1:0]     can;
 
@@ -41,42 +39,48 @@ module simty_sched #(
   // at the end of GA; a first operand read in the same cycle is patched
   // from the write-back stage): a consumer waits while its producer is in
   // RR2 or EX.
+  // Written as WARPS-wide vectors (one XOR of all buffered register
+  // numbers against each producer, one-hot producer warps) rather than a
+  // loop over warps: the same gates, and a fraction of the work for the
+  // simulator (docs/performance.md, "Simulation speed").
+  localparam [2*WARPS-1:0] ODD2 = {WARPS{2'b10}};
+  localparam [WARPS-1:0]   ODD  = ODD2[WARPS-1:0];   // odd warps
+  localparam [31:0]        ONE32 = 1;
+  localparam [WARPS-1:0]   ONE  = ONE32[WARPS-1:0];
+  wire [WARPS*5-1:0] x1_rr2 = ib_rs1_i ^ {WARPS{rr2_rd_i}};
+  wire [WARPS*5-1:0] x2_rr2 = ib_rs2_i ^ {WARPS{rr2_rd_i}};
+  wire [WARPS*5-1:0] x1_ex  = ib_rs1_i ^ {WARPS{ex_rd_i}};
+  wire [WARPS*5-1:0] x2_ex  = ib_rs2_i ^ {WARPS{ex_rd_i}};
+  reg  [WARPS-1:0] e1_rr2, e2_rr2, e1_ex, e2_ex;
   integer w;
-  reg [WARP_BITS-1:0] wi;
-  reg [4:0] rs1, rs2;
-  reg       dep, bank;
   always @* begin
     for (w = 0; w < WARPS; w = w + 1) begin
-      wi  = w[WARP_BITS-1:0];
-      rs1 = ib_rs1_i[w*5 +: 5];
-      rs2 = ib_rs2_i[w*5 +: 5];
-      dep = (rr2_valid_i && rr2_warp_i == wi && rr2_wr_i &&
-             ((ib_use1_i[w] && rr2_rd_i == rs1) ||
-              (ib_use2_i[w] && rr2_rd_i == rs2))) ||
-            (ex_valid_i && ex_warp_i == wi && ex_wr_i &&
-             ((ib_use1_i[w] && ex_rd_i == rs1) ||
-              (ib_use2_i[w] && ex_rd_i == rs2)));
-      // The previous instruction reads its second operand from its bank
-      // next cycle: our first operand must come from the other bank.
-      bank = rr1_valid_i && rr1_use2_i && ib_use1_i[w] &&
-             rr1_warp_i[0] == wi[0];
-      can[w] = ready_i[w] && ib_valid_i[w] && !dep && !bank &&
-               !(rr1_valid_i && rr1_warp_i == wi);
+      e1_rr2[w] = x1_rr2[w*5 +: 5] == 5'd0;
+      e2_rr2[w] = x2_rr2[w*5 +: 5] == 5'd0;
+      e1_ex[w]  = x1_ex[w*5 +: 5] == 5'd0;
+      e2_ex[w]  = x2_ex[w*5 +: 5] == 5'd0;
     end
   end
+  wire [WARPS-1:0] at_rr1 = (rr1_valid_i ? ONE : {WARPS{1'b0}}) << rr1_warp_i;
+  wire [WARPS-1:0] at_rr2 = (rr2_valid_i && rr2_wr_i ? ONE : {WARPS{1'b0}}) << rr2_warp_i;
+  wire [WARPS-1:0] at_ex  = (ex_valid_i && ex_wr_i ? ONE : {WARPS{1'b0}}) << ex_warp_i;
+  wire [WARPS-1:0] dep =
+    (at_rr2 & ((ib_use1_i & e1_rr2) | (ib_use2_i & e2_rr2))) |
+    (at_ex  & ((ib_use1_i & e1_ex)  | (ib_use2_i & e2_ex)));
+  // The previous instruction reads its second operand from its bank next
+  // cycle: our first operand must come from the other bank.
+  wire [WARPS-1:0] bank = (rr1_valid_i && rr1_use2_i) ?
+    ib_use1_i & (rr1_warp_i[0] ? ODD : ~ODD) : {WARPS{1'b0}};
+  always @* can = ready_i & ib_valid_i & ~dep & ~bank & ~at_rr1;
 
-  integer k;
-  reg [WARP_BITS-1:0] idx;
+  wire                 pick_v;
+  wire [WARP_BITS-1:0] pick_w;
+  simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
+    .req_i (can), .last_i (last_q), .valid_o (pick_v), .pick_o (pick_w)
+  );
   always @* begin
-    issue_o      = 1'b0;
-    issue_warp_o = last_q;
-    for (k = 1; k <= WARPS; k = k + 1) begin
-      idx = (last_q + k[WARP_BITS-1:0]) & WMASK;
-      if (!issue_o && can[idx]) begin
-        issue_o      = 1'b1;
-        issue_warp_o = idx;
-      end
-    end
+    issue_o      = pick_v;
+    issue_warp_o = pick_w;
   end
 
   always @(posedge clk_i) begin

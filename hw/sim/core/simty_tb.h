@@ -1,8 +1,10 @@
 /*
  * simty_tb.h - the C side of the Verilator testbench of simty_core.
  *
- * The C++ glue (simty_tb_main.cpp) owns the Verilated model and does the
- * clocking and the cycle-level memory models; everything else lives here
+ * The C++ glue (simty_tb_main.cpp) owns the Verilated model (simty_tb_top.v:
+ * the core plus the read registers of its two RAMs, which reach the
+ * memories' contents through DPI at the clock edge) and does the clocking;
+ * everything else lives here
  * in C: command line (docs/runner-cli.md, the same contract as
  * simty-model), ELF loading, the memories' contents, the wave dispatcher,
  * the console, traces, time-out and the final report.

@@ -1,17 +1,19 @@
 // simty_tb_main.cpp - Verilator glue of the simty_core testbench: clock,
-// reset, the two synchronous RAMs and the per-cycle handshakes. Everything
-// else (command line, ELF, dispatcher, console, reports) is C, in
-// simty_tb.c; this file only moves bits between it and the model.
+// reset, the per-cycle handshakes and the two RAMs' DPI functions (the
+// RAMs' read registers are in simty_tb_top.v, their contents here and in
+// simty_tb.c). Everything else (command line, ELF, dispatcher, console,
+// reports) is C, in simty_tb.c; this file only moves bits between it and
+// the model.
 //
 // Built once per configuration with -DSIMTY_TB_WARPS/_LANES/_CODE_SIZE/
 // _DATA_SIZE equal to the Verilog parameters (-G) of the same build.
 #include <chrono>
 #include <cstdint>
 #include <ctime>
-#include <cstring>
 #include <memory>
 
-#include "Vsimty_core.h"
+#include "Vsimty_tb_top.h"
+#include "Vsimty_tb_top__Dpi.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -33,31 +35,6 @@ static const unsigned kLineBytes = 4 * kLanes;
 static const uint32_t kCodeSize = SIMTY_TB_CODE_SIZE;
 static const uint32_t kDataSize = SIMTY_TB_DATA_SIZE;
 
-// Verilator maps a port to an 8/16/32/64-bit integer or to VlWide<N>
-// depending on its width (a function of LANES): these read and write
-// 32-bit word i of any of them.
-template <typename T> static inline uint32_t word_of(const T &v, unsigned i)
-{
-  return i ? static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32)
-           : static_cast<uint32_t>(v);
-}
-template <std::size_t N>
-static inline uint32_t word_of(const VlWide<N> &v, unsigned i)
-{
-  return v[i];
-}
-static inline void set_word(IData &v, unsigned, uint32_t x) { v = x; }
-static inline void set_word(QData &v, unsigned i, uint32_t x)
-{
-  const unsigned s = 32 * i;
-  v = (v & ~(0xffffffffull << s)) | (static_cast<uint64_t>(x) << s);
-}
-template <std::size_t N>
-static inline void set_word(VlWide<N> &v, unsigned i, uint32_t x)
-{
-  v[i] = x;
-}
-
 static inline uint32_t load32(const uint8_t *p)
 {
   return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
@@ -66,16 +43,22 @@ static inline uint32_t load32(const uint8_t *p)
 
 namespace {
 
+class Bench;
+// The one bench of this process, for the DPI functions.
+Bench *the_bench = nullptr;
+
 class Bench {
 public:
-  Bench(simty_tb *tb) : tb_(tb), top_(new Vsimty_core(&ctx_))
+  Bench(simty_tb *tb) : tb_(tb), top_(new Vsimty_tb_top(&ctx_))
   {
     code_ = simty_tb_code(tb);
     data_ = simty_tb_data(tb);
+    the_bench = this;
   }
 
   ~Bench()
   {
+    the_bench = nullptr;
 #if VM_TRACE
     if (waves_)
       waves_->close();
@@ -196,16 +179,13 @@ private:
     top_->dispatch_mask_i = d.mask;
   }
 
-  // One clock period: sample what the core asks for at the rising edge,
-  // clock, answer with the RAMs' outputs. False if the core asked for
-  // memory outside its contract.
+  // One clock period: note what the core hands over at the rising edge
+  // (retirements, console bytes, a dispatch), clock (the RAMs answer
+  // through DPI at the edge), fall. False if the core asked for memory
+  // outside its contract during this period.
   bool cycle()
   {
     const bool fire = top_->dispatch_valid_i && top_->dispatch_ready_o;
-    const bool imem_en = top_->imem_en_o;
-    const uint32_t imem_addr = top_->imem_addr_o;
-    const bool dmem_en = top_->dmem_en_o;
-    bool ok = true;
 
     if (!in_reset_) {
       if (top_->retire_valid_o)
@@ -217,59 +197,57 @@ private:
         simty_tb_dispatched(tb_);
     }
 
-    uint32_t ifetch = imem_word_;
-    if (imem_en && !in_reset_) {
-      const uint32_t off = imem_addr - SIMTY_CODE_BASE;
-      if ((imem_addr & 3) || imem_addr < SIMTY_CODE_BASE || off >= kCodeSize) {
-        simty_tb_protocol_error(tb_, "fetch outside populated CODE",
-                                imem_addr);
-        ok = false;
-      } else {
-        ifetch = load32(code_ + off);
-      }
-    }
-    if (dmem_en && !in_reset_)
-      ok = data_access() && ok;
-
+    mem_ok_ = true;
     top_->clk_i = 1;
     top_->eval();
     tick_waves();
-    imem_word_ = ifetch;
-    top_->imem_rdata_i = ifetch;
-    if (dmem_en && !in_reset_)
-      for (unsigned i = 0; i < kLanes; i++)
-        set_word(top_->dmem_rdata_i, i, load32(line_ + 4 * i));
     top_->clk_i = 0;
     top_->eval();
     tick_waves();
-    return ok;
+    return mem_ok_;
   }
 
-  // The line RAM: read the old contents, then write enabled bytes.
-  bool data_access()
+public:
+  // simty_tb_imem_read: one CODE word. A fetch outside populated CODE
+  // or misaligned stops the bench and reads as 0.
+  uint32_t imem_read(uint32_t addr)
   {
-    const uint32_t addr = top_->dmem_addr_o;
+    const uint32_t off = addr - SIMTY_CODE_BASE;
+    if ((addr & 3) || addr < SIMTY_CODE_BASE || off >= kCodeSize) {
+      simty_tb_protocol_error(tb_, "fetch outside populated CODE", addr);
+      mem_ok_ = false;
+      return 0;
+    }
+    return load32(code_ + off);
+  }
+
+  // simty_tb_dmem_access: the line RAM. Read the old contents, then write
+  // the enabled bytes. A line outside populated DATA or not line-aligned
+  // stops the bench, writes nothing and reads as 0.
+  void dmem_access(uint32_t addr, const svBitVecVal *be,
+                   const svBitVecVal *wdata, svBitVecVal *rdata)
+  {
     const uint32_t off = addr - SIMTY_DATA_BASE;
     if ((addr & (kLineBytes - 1)) || addr < SIMTY_DATA_BASE ||
         off >= kDataSize) {
       simty_tb_protocol_error(tb_, "data line outside populated DATA or "
                                    "not line-aligned", addr);
-      return false;
+      mem_ok_ = false;
+      for (unsigned i = 0; i < kLanes; i++)
+        rdata[i] = 0;
+      return;
     }
     uint8_t *line = data_ + off;
-    std::memcpy(line_, line, kLineBytes);
     for (unsigned i = 0; i < kLanes; i++) {
-      const uint32_t be = (word_of(top_->dmem_be_o, i / 8) >> (4 * (i % 8))) & 15;
-      if (!be)
-        continue;
-      const uint32_t w = word_of(top_->dmem_wdata_o, i);
+      rdata[i] = load32(line + 4 * i);
+      const uint32_t lane_be = (be[i / 8] >> (4 * (i % 8))) & 15;
       for (unsigned b = 0; b < 4; b++)
-        if (be & (1u << b))
-          line[4 * i + b] = static_cast<uint8_t>(w >> (8 * b));
+        if (lane_be & (1u << b))
+          line[4 * i + b] = static_cast<uint8_t>(wdata[i] >> (8 * b));
     }
-    return true;
   }
 
+private:
   void tick_waves()
   {
 #if VM_TRACE
@@ -281,19 +259,30 @@ private:
 
   simty_tb *tb_;
   VerilatedContext ctx_;
-  std::unique_ptr<Vsimty_core> top_;
+  std::unique_ptr<Vsimty_tb_top> top_;
 #if VM_TRACE
   std::unique_ptr<WaveWriter> waves_;
 #endif
   const uint8_t *code_ = nullptr;
   uint8_t *data_ = nullptr;
-  uint8_t line_[4 * SIMTY_TB_LANES] = {};
-  uint32_t imem_word_ = 0;
+  bool mem_ok_ = true;
   uint64_t time_ = 0;
   bool in_reset_ = true;
 };
 
 } // namespace
+
+// DPI functions of simty_tb_top.v (declared in Vsimty_tb_top__Dpi.h).
+int simty_tb_imem_read(int addr)
+{
+  return static_cast<int>(the_bench->imem_read(static_cast<uint32_t>(addr)));
+}
+
+void simty_tb_dmem_access(int addr, const svBitVecVal *be,
+                          const svBitVecVal *wdata, svBitVecVal *rdata)
+{
+  the_bench->dmem_access(static_cast<uint32_t>(addr), be, wdata, rdata);
+}
 
 int main(int argc, char **argv)
 {
