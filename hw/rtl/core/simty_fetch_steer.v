@@ -27,9 +27,9 @@ module simty_fetch_steer #(
   input  wire                  adv_valid_i,
   input  wire [WARP_BITS-1:0]  adv_warp_i,
   input  wire [PCW-1:0]           adv_pc_i,
-  output reg                   fs_valid_o,
-  output reg  [WARP_BITS-1:0]  fs_warp_o,
-  output reg  [PCW-1:0]        fs_pc_o,       // word offset into CODE
+  output wire                  fs_valid_o,
+  output wire [WARP_BITS-1:0]  fs_warp_o,
+  output wire [PCW-1:0]        fs_pc_o,       // word offset into CODE
   output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
 );
 
@@ -38,16 +38,10 @@ module simty_fetch_steer #(
   reg [WARP_BITS-1:0]  last_q;
 
   // Round robin: the first eligible warp after the last one picked.
-  wire                fs_valid;
-  wire [WARP_BITS-1:0] fs_warp;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (elig_i), .last_i (last_q), .valid_o (fs_valid), .pick_o (fs_warp)
+    .req_i (elig_i), .last_i (last_q), .valid_o (fs_valid_o), .pick_o (fs_warp_o)
   );
-  always @* begin
-    fs_valid_o = fs_valid;
-    fs_warp_o  = fs_warp;
-    fs_pc_o    = spc_q[fs_warp];
-  end
+  assign fs_pc_o = spc_q[fs_warp_o];
 
   wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
 

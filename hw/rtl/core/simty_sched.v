@@ -28,12 +28,11 @@ module simty_sched #(
   input  wire [WARP_BITS-1:0]  ex_warp_i,
   input  wire                  ex_wr_i,
   input  wire [4:0]            ex_rd_i,
-  output reg                   issue_o,
-  output reg  [WARP_BITS-1:0]  issue_warp_o
+  output wire                  issue_o,
+  output wire [WARP_BITS-1:0]  issue_warp_o
 );
 
   reg [WARP_BITS-1:0] last_q;
-  reg [WARPS-1:0]     can;
 
   // Results reach the operands from distance 4 on (the banks are written
   // at the end of GA; a first operand read in the same cycle is patched
@@ -45,8 +44,12 @@ module simty_sched #(
   // simulator (docs/performance.md, "Simulation speed").
   localparam [2*WARPS-1:0] ODD2 = {WARPS{2'b10}};
   localparam [WARPS-1:0]   ODD  = ODD2[WARPS-1:0];   // odd warps
-  localparam [31:0]        ONE32 = 1;
-  localparam [WARPS-1:0]   ONE  = ONE32[WARPS-1:0];
+  // the one-hot of warp x if v, as in simty_core
+  localparam [WARPS:0]     ONE_W = {{WARPS{1'b0}}, 1'b1};
+  localparam [WARPS-1:0]   ONE   = ONE_W[WARPS-1:0];
+  function [WARPS-1:0] at(input v, input [WARP_BITS-1:0] x);
+    at = (v ? ONE : {WARPS{1'b0}}) << x;
+  endfunction
   wire [WARPS*5-1:0] x1_rr2 = ib_rs1_i ^ {WARPS{rr2_rd_i}};
   wire [WARPS*5-1:0] x2_rr2 = ib_rs2_i ^ {WARPS{rr2_rd_i}};
   wire [WARPS*5-1:0] x1_ex  = ib_rs1_i ^ {WARPS{ex_rd_i}};
@@ -61,9 +64,9 @@ module simty_sched #(
       e2_ex[w]  = x2_ex[w*5 +: 5] == 5'd0;
     end
   end
-  wire [WARPS-1:0] at_rr1 = (rr1_valid_i ? ONE : {WARPS{1'b0}}) << rr1_warp_i;
-  wire [WARPS-1:0] at_rr2 = (rr2_valid_i && rr2_wr_i ? ONE : {WARPS{1'b0}}) << rr2_warp_i;
-  wire [WARPS-1:0] at_ex  = (ex_valid_i && ex_wr_i ? ONE : {WARPS{1'b0}}) << ex_warp_i;
+  wire [WARPS-1:0] at_rr1 = at(rr1_valid_i, rr1_warp_i);
+  wire [WARPS-1:0] at_rr2 = at(rr2_valid_i && rr2_wr_i, rr2_warp_i);
+  wire [WARPS-1:0] at_ex  = at(ex_valid_i && ex_wr_i, ex_warp_i);
   wire [WARPS-1:0] dep =
     (at_rr2 & ((ib_use1_i & e1_rr2) | (ib_use2_i & e2_rr2))) |
     (at_ex  & ((ib_use1_i & e1_ex)  | (ib_use2_i & e2_ex)));
@@ -71,17 +74,11 @@ module simty_sched #(
   // cycle: our first operand must come from the other bank.
   wire [WARPS-1:0] bank = (rr1_valid_i && rr1_use2_i) ?
     ib_use1_i & (rr1_warp_i[0] ? ODD : ~ODD) : {WARPS{1'b0}};
-  always @* can = ready_i & ib_valid_i & ~dep & ~bank & ~at_rr1;
+  wire [WARPS-1:0] can = ready_i & ib_valid_i & ~dep & ~bank & ~at_rr1;
 
-  wire                 pick_v;
-  wire [WARP_BITS-1:0] pick_w;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (can), .last_i (last_q), .valid_o (pick_v), .pick_o (pick_w)
+    .req_i (can), .last_i (last_q), .valid_o (issue_o), .pick_o (issue_warp_o)
   );
-  always @* begin
-    issue_o      = pick_v;
-    issue_warp_o = pick_w;
-  end
 
   always @(posedge clk_i) begin
     if (rst_i) last_q <= {WARP_BITS{1'b0}};
