@@ -5,11 +5,13 @@
 
 # ---- core (hw/rtl/core/) ----
 # RTL_CORE_SRCS  the core's Verilog files (one module per file)
+# RTL_CORE_INCS  its shared include files (.vh)
 # RTL_INC        include directories (the generated contract include)
 #   make lint-core       verilator --lint-only -Wall at 4x4 (CORE_LINT_CONFIG)
 #   make test-rtl-lint   lint at 1x1, 4x4, 8x8, 2x32, 4x8, 16x32 + Yosys: no latch at 4x4
 
 RTL_CORE_SRCS := $(sort $(wildcard hw/rtl/core/*.v))
+RTL_CORE_INCS := $(wildcard hw/rtl/core/*.vh)
 RTL_INC := -Ihw/rtl/core -I$(BUILD)/gen
 CORE_LINT_CONFIG ?= 4x4
 CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32 4x8 16x32
@@ -20,12 +22,12 @@ core_lint = verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
   -GLANES=$(word 2,$(subst x, ,$(1)))
 
 .PHONY: lint-core test-rtl-lint
-lint-core: $(RTL_CORE_SRCS) $(ARCH_VH)
+lint-core: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH)
 	$(call core_lint,$(CORE_LINT_CONFIG))
 
 # Latches would show up as $$dlatch cells after proc: assert there are none.
 TEST_SUITES += rtl-lint
-test-rtl-lint: $(RTL_CORE_SRCS) $(ARCH_VH) | $(BUILD)/rtl/
+test-rtl-lint: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) | $(BUILD)/rtl/
 	@set -e; for c in $(CORE_LINT_CONFIGS); do \
 	  echo "LINT simty_core $$c"; \
 	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \

@@ -138,11 +138,11 @@ static void test_dispatch_waves(void **state)
   /* Not accepted yet: the same request stays. */
   assert_int_equal(step(tb, 0, 1, &d), SIMTY_TB_RUNNING);
   assert_true(d.valid && d.warp == 0 && d.base_tid == 0);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   /* Warp 0 is taken even before its busy bit rises. */
   assert_int_equal(step(tb, 0, 1, &d), SIMTY_TB_RUNNING);
   assert_true(d.valid && d.warp == 1 && d.base_tid == 4 && d.mask == 0xf);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   assert_int_equal(step(tb, 3, 0, &d), SIMTY_TB_RUNNING);
   assert_false(d.valid); /* no free warp */
   assert_int_equal(step(tb, 3, 0, &d), SIMTY_TB_RUNNING);
@@ -150,7 +150,7 @@ static void test_dispatch_waves(void **state)
   /* Warp 1 ends first: the partial block goes there, lanes 0-1 only. */
   assert_int_equal(step(tb, 1, 0, &d), SIMTY_TB_RUNNING);
   assert_true(d.valid && d.warp == 1 && d.base_tid == 8 && d.mask == 0x3);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   assert_int_equal(step(tb, 3, 0, &d), SIMTY_TB_RUNNING);
   assert_false(d.valid);
   /* Every block dispatched: done only when no warp is busy and idle. */
@@ -158,6 +158,40 @@ static void test_dispatch_waves(void **state)
   assert_int_equal(step(tb, 0, 1, &d), SIMTY_TB_DONE);
   assert_false(d.valid);
   assert_int_equal(simty_tb_cycles(tb), 7);
+  simty_tb_destroy(tb);
+}
+
+/* The glue's inputs are registered: the block the core takes may be the
+ * offer of the cycle before, not the newest one. */
+static void test_dispatch_of_an_older_offer(void **state)
+{
+  int code;
+  struct simty_tb_dispatch d, taken;
+  (void)state;
+  /* 2 warps x 4 lanes, 12 threads: blocks 0, 4 and 8. */
+  struct simty_tb *tb = create(2, 4, &code, "--threads", "12", "KERNEL", NULL);
+  assert_non_null(tb);
+  step(tb, 0, 1, &d);
+  simty_tb_dispatched(tb, &d); /* block 0 on warp 0 */
+  step(tb, 1, 0, &d);
+  assert_true(d.valid && d.warp == 1 && d.base_tid == 4);
+  simty_tb_dispatched(tb, &d); /* block 4 on warp 1 */
+  step(tb, 3, 0, &d);
+  step(tb, 3, 0, &d);
+  /* Warp 1 ends: block 8 is offered to it... */
+  step(tb, 1, 0, &d);
+  assert_true(d.valid && d.warp == 1 && d.base_tid == 8);
+  taken = d;
+  /* ...then warp 0 ends too, and the newest offer moves to warp 0. */
+  step(tb, 0, 0, &d);
+  assert_true(d.valid && d.warp == 0 && d.base_tid == 8);
+  /* The core took the older offer: block 8 runs on warp 1 (whose busy
+   * bit rises), nothing is left to offer, and the run ends when warp 1
+   * does; had warp 0 been marked taken, it would wait for it forever. */
+  simty_tb_dispatched(tb, &taken);
+  assert_int_equal(step(tb, 2, 0, &d), SIMTY_TB_RUNNING);
+  assert_false(d.valid);
+  assert_int_equal(step(tb, 0, 1, &d), SIMTY_TB_DONE);
   simty_tb_destroy(tb);
 }
 
@@ -180,7 +214,7 @@ static void test_jitter_holds_offers(void **state)
     step(tb, 0, 1, &again);
     assert_true(again.valid && again.warp == d.warp &&
                 again.base_tid == d.base_tid);
-    simty_tb_dispatched(tb);
+    simty_tb_dispatched(tb, &again);
     if (offers == 4)
       break;
   }
@@ -201,7 +235,7 @@ static void test_busy_never_rises(void **state)
   struct simty_tb *tb = create(1, 4, &code, "KERNEL", NULL);
   assert_non_null(tb);
   step(tb, 0, 1, &d);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   for (i = 0; i < 1000 && s == SIMTY_TB_RUNNING; i++)
     s = step(tb, 0, 1, &d);
   assert_int_equal(s, SIMTY_TB_BROKEN);
@@ -222,7 +256,7 @@ static void test_timeout_and_fault(void **state)
       create(1, 4, &code, "--max-cycles", "5", "KERNEL", NULL);
   assert_non_null(tb);
   step(tb, 0, 1, &d);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   for (i = 0; i < 100 && s == SIMTY_TB_RUNNING; i++)
     s = step(tb, 1, 0, &d);
   assert_int_equal(s, SIMTY_TB_TIMEOUT);
@@ -315,9 +349,9 @@ static void test_trace_file(void **state)
       create(2, 4, &code, "--threads", "6", "--trace", path, "KERNEL", NULL);
   assert_non_null(tb);
   step(tb, 0, 1, &d);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   step(tb, 0, 1, &d);
-  simty_tb_dispatched(tb);
+  simty_tb_dispatched(tb, &d);
   simty_tb_retire(tb, 1, 0x10000, 0x3);
   simty_tb_retire(tb, 0, 0x10004, 0xa);
   FILE *out = tmpfile();
@@ -343,6 +377,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_input_errors),
       cmocka_unit_test(test_launch_values),
       cmocka_unit_test(test_dispatch_waves),
+      cmocka_unit_test(test_dispatch_of_an_older_offer),
       cmocka_unit_test(test_jitter_holds_offers),
       cmocka_unit_test(test_busy_never_rises),
       cmocka_unit_test(test_timeout_and_fault),

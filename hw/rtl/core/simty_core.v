@@ -838,13 +838,8 @@ module simty_core #(
   // instructions drained.
   // ------------------------------------------------------------------
   // Per-warp flags as WARPS-wide vectors: a stage holding warp x
-  // contributes the one-hot of x (the same gates as a compare per warp,
-  // and word operations in simulation).
-  localparam [WARPS:0]   WONE_W = {{WARPS{1'b0}}, 1'b1};
-  localparam [WARPS-1:0] WONE   = WONE_W[WARPS-1:0];
-  function [WARPS-1:0] at(input v, input [WARP_BITS-1:0] x);
-    at = v ? WONE << x : {WARPS{1'b0}};
-  endfunction
+  // contributes the one-hot of x.
+`include "simty_warp_onehot.vh"
   assign inflight = at(rr1_valid, rr1_warp) | at(rr2_valid, rr2_warp) |
                     at(ex_valid, ex_warp) | at(mb_valid, mb_warp) |
                     at(ga_any, ga_warp) | at(wb_any, wb_warp) |

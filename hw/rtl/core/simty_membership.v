@@ -454,41 +454,39 @@ module simty_membership #(
     oslot_q <= oslot_d;
   end
 
-  genvar w;
-  generate
-    for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
-      always @(posedge clk_i) begin
-        if (rst_i) begin
-          n_q[w]      <= {NB{1'b0}};
-          ins_q[w]    <= 1'b0;
-          reb_q[w]    <= 1'b0;
-          settle_q[w] <= 1'b0;
-        end else if (disp_go && disp_warp_i == w) begin
-          n_q[w]      <= {NB{1'b0}};
-          ins_q[w]    <= 1'b0;
-          reb_q[w]    <= 1'b0;
-          settle_q[w] <= 1'b0;
-        end else begin
-          if (commit_i && mb_warp_i == w) begin
-            ins_q[w] <= push;
-            reb_q[w] <= rebal;
-          end
-          if (st_q != S_IDLE && sw_q == w) begin
-            if (n_inc) n_q[w] <= n_q[w] + 1'b1;
-            if (n_dec) n_q[w] <= n_q[w] - 1'b1;
-            // The job ends one cycle after HCT2 is written, so that no
-            // instruction validates against a read that missed the write.
-            if (st_q == S_REB_H2WR && port_h2_free) settle_q[w] <= 1'b1;
-            if (done) begin
-              ins_q[w] <= 1'b0;
-              reb_q[w] <= 1'b0;
-            end
-          end
-          if (settle_q[w] && !(st_q == S_REB_H2WR && sw_q == w)) settle_q[w] <= 1'b0;
-        end
-      end
+  // Per-warp job flags as WARPS-wide vectors (one-hot of the warp each
+  // event concerns). A dispatch clears its warp's flags and count; the
+  // update sets its warp's jobs; the sorter ends them (done wins over an
+  // update of the same warp: that update saw the job still pending).
+  // settle: set when HCT2 is written at the end of a rebalance; the job
+  // ends one cycle after, so that no instruction validates against a
+  // read that missed the write.
+`include "simty_warp_onehot.vh"
+  wire [WARPS-1:0] d_at   = at(disp_go, disp_warp_i);
+  wire [WARPS-1:0] m_at   = at(commit_i, mb_warp_i);
+  wire [WARPS-1:0] s_done = at(done, sw_q);
+  wire [WARPS-1:0] s_h2wr = at(st_q == S_REB_H2WR, sw_q);
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      ins_q    <= {WARPS{1'b0}};
+      reb_q    <= {WARPS{1'b0}};
+      settle_q <= {WARPS{1'b0}};
+    end else begin
+      ins_q    <= ((ins_q & ~m_at) | (m_at & {WARPS{push}})) & ~s_done & ~d_at;
+      reb_q    <= ((reb_q & ~m_at) | (m_at & {WARPS{rebal}})) & ~s_done & ~d_at;
+      settle_q <= s_h2wr & (settle_q | {WARPS{port_h2_free}}) & ~d_at;
     end
-  endgenerate
+  end
+  integer nw;
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      for (nw = 0; nw < WARPS; nw = nw + 1) n_q[nw] <= {NB{1'b0}};
+    end else begin
+      if (st_q != S_IDLE && n_inc) n_q[sw_q] <= n_sw + 1'b1;
+      if (st_q != S_IDLE && n_dec) n_q[sw_q] <= n_sw - 1'b1;
+      if (disp_go) n_q[disp_warp_i] <= {NB{1'b0}};
+    end
+  end
 
   assign blocked_o = ins_q | reb_q | settle_q;
   // Merges: the update's and the sorter's.

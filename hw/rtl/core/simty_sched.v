@@ -44,12 +44,7 @@ module simty_sched #(
   // simulator (docs/performance.md, "Simulation speed").
   localparam [2*WARPS-1:0] ODD2 = {WARPS{2'b10}};
   localparam [WARPS-1:0]   ODD  = ODD2[WARPS-1:0];   // odd warps
-  // the one-hot of warp x if v, as in simty_core
-  localparam [WARPS:0]     ONE_W = {{WARPS{1'b0}}, 1'b1};
-  localparam [WARPS-1:0]   ONE   = ONE_W[WARPS-1:0];
-  function [WARPS-1:0] at(input v, input [WARP_BITS-1:0] x);
-    at = (v ? ONE : {WARPS{1'b0}}) << x;
-  endfunction
+`include "simty_warp_onehot.vh"
   wire [WARPS*5-1:0] x1_rr2 = ib_rs1_i ^ {WARPS{rr2_rd_i}};
   wire [WARPS*5-1:0] x2_rr2 = ib_rs2_i ^ {WARPS{rr2_rd_i}};
   wire [WARPS*5-1:0] x1_ex  = ib_rs1_i ^ {WARPS{ex_rd_i}};

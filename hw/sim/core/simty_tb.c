@@ -57,6 +57,11 @@ struct simty_tb {
   unsigned char *warp_state;
   unsigned *warp_age;
   struct simty_tb_dispatch driven;
+  /* The last step's outcome holds while warp_busy and idle stay as they
+   * were (no warp pending, no jitter, no dispatch since): most cycles. */
+  int settled;
+  uint32_t settled_busy;
+  int settled_idle;
   int started;
   uint64_t cycles;
 
@@ -482,15 +487,17 @@ void simty_tb_console(struct simty_tb *tb, uint32_t tid, uint8_t byte)
     simty__lines_byte(&tb->lines, tid, byte);
 }
 
-void simty_tb_dispatched(struct simty_tb *tb)
+void simty_tb_dispatched(struct simty_tb *tb,
+                         const struct simty_tb_dispatch *d)
 {
-  unsigned w = tb->driven.warp;
-  tb->warp_base[w] = tb->driven.base_tid;
+  unsigned w = d->warp;
+  tb->warp_base[w] = d->base_tid;
   tb->warp_state[w] = WARP_PENDING;
   tb->warp_age[w] = 0;
-  tb->next_base += tb->lanes;
+  tb->next_base = (uint64_t)d->base_tid + tb->lanes;
   tb->started = 1;
   tb->driven.valid = 0;
+  tb->settled = 0;
 }
 
 void simty_tb_protocol_error(struct simty_tb *tb, const char *what,
@@ -506,17 +513,26 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
                                   struct simty_tb_dispatch *next)
 {
   unsigned w;
-  int all_free = 1;
+  int all_free = 1, pending = 0;
 
   if (tb->started)
     tb->cycles++;
   next->valid = 0;
   if (fault_valid)
     return SIMTY_TB_FAULTED;
+  if (tb->settled && warp_busy == tb->settled_busy &&
+      idle == tb->settled_idle) {
+    if (tb->started && tb->max_cycles && tb->cycles >= tb->max_cycles)
+      return SIMTY_TB_TIMEOUT;
+    *next = tb->driven;
+    return SIMTY_TB_RUNNING;
+  }
+  tb->settled = 0;
   for (w = 0; w < tb->warps; w++) {
     int busy = (warp_busy >> w) & 1;
     switch (tb->warp_state[w]) {
     case WARP_PENDING:
+      pending = 1;
       if (busy)
         tb->warp_state[w] = WARP_RUNNING;
       else if (++tb->warp_age[w] > BUSY_RISE_LIMIT) {
@@ -542,10 +558,16 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
   if (tb->next_base >= tb->nthreads) {
     if (all_free && idle)
       return SIMTY_TB_DONE;
+    tb->driven = *next; /* nothing left to offer */
+    tb->settled = !pending && !tb->jitter;
+    tb->settled_busy = warp_busy;
+    tb->settled_idle = idle;
     return SIMTY_TB_RUNNING;
   }
-  /* Next block to the lowest free warp; the same one stays driven until
-   * accepted since nothing else frees or takes that warp meanwhile. */
+  /* Next block to the lowest free warp. The offer reaches the core one
+   * edge later (registered inputs), so it may change before it is taken
+   * (a lower warp freed meanwhile); simty_tb_dispatched() is told which
+   * one was taken. */
   for (w = 0; w < tb->warps; w++)
     if (tb->warp_state[w] == WARP_FREE && !((warp_busy >> w) & 1))
       break;
@@ -564,6 +586,9 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
                                    : (uint32_t)(((uint64_t)1 << left) - 1);
   }
   tb->driven = *next;
+  tb->settled = !pending && !tb->jitter;
+  tb->settled_busy = warp_busy;
+  tb->settled_idle = idle;
   return SIMTY_TB_RUNNING;
 }
 

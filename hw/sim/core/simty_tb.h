@@ -11,7 +11,9 @@
  *
  * Per cycle the glue samples the core's outputs before the rising edge,
  * reports what happened at that edge (retire, console byte, dispatch
- * accepted), clocks, then asks simty_tb_step() what to drive next.
+ * accepted), clocks, then asks simty_tb_step() what to drive next. The
+ * core's inputs are registered in simty_tb_top.v: what the glue drives
+ * after one edge reaches the core at the next.
  */
 #ifndef SIMTY_TB_H
 #define SIMTY_TB_H
@@ -90,8 +92,12 @@ int simty_tb_console_ready(struct simty_tb *tb, int ready_now);
 void simty_tb_retire(struct simty_tb *tb, unsigned warp, uint32_t pc,
                      uint32_t mask);
 void simty_tb_console(struct simty_tb *tb, uint32_t tid, uint8_t byte);
-/* The dispatch driven before the edge was accepted. */
-void simty_tb_dispatched(struct simty_tb *tb);
+/* Dispatch `d` (what the core's dispatch inputs held) was accepted at
+ * the edge. Inputs take effect one edge after the glue sets them
+ * (simty_tb_top.v registers them), so `d` may differ from the dispatch
+ * simty_tb_step() returned last; the next step offers anew. */
+void simty_tb_dispatched(struct simty_tb *tb,
+                         const struct simty_tb_dispatch *d);
 /* A memory request that breaks the contract (reported by the glue). */
 void simty_tb_protocol_error(struct simty_tb *tb, const char *what,
                              uint32_t addr);

@@ -88,19 +88,16 @@ public:
 
   int run()
   {
-    top_->launch_nthreads_i = simty_tb_nthreads(tb_);
-    top_->launch_args_i = simty_tb_args(tb_);
-    top_->launch_stack_top_i = simty_tb_stack_top(tb_);
-    top_->launch_stack_log2_i = simty_tb_stack_log2(tb_);
-    top_->console_ready_i = 1;
+    drive_.nthreads = simty_tb_nthreads(tb_);
+    drive_.args = simty_tb_args(tb_);
+    drive_.stack_top = simty_tb_stack_top(tb_);
+    drive_.stack_log2 = simty_tb_stack_log2(tb_);
+    drive_.console_ready = true;
+    drive_.rst = true;
     top_->ctr_sel_i = 0;
-    top_->ctr_clear_i = 0;
-    top_->halt_i = 0;
-    top_->dispatch_valid_i = 0;
-    top_->rst_i = 1;
     for (int i = 0; i < 4; i++)
       cycle();
-    top_->rst_i = 0;
+    drive_.rst = false;
     in_reset_ = false;
 
     simty_tb_state state = SIMTY_TB_RUNNING;
@@ -114,8 +111,9 @@ public:
       }
       state = simty_tb_step(tb_, top_->warp_busy_o, top_->idle_o,
                             top_->fault_valid_o, &next);
-      drive_dispatch(next);
-      top_->console_ready_i = simty_tb_console_ready(tb_, top_->console_ready_i);
+      drive_.dispatch = next;
+      drive_.console_ready =
+          simty_tb_console_ready(tb_, drive_.console_ready);
     }
     const double seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start)
@@ -133,9 +131,9 @@ public:
     }
     // Stop everything before reading counters: a time-out halts the core
     // like the host's abort does.
-    drive_dispatch(simty_tb_dispatch{});
-    top_->halt_i = state == SIMTY_TB_TIMEOUT;
-    top_->console_ready_i = 1;
+    drive_.dispatch = simty_tb_dispatch{};
+    drive_.halt = state == SIMTY_TB_TIMEOUT;
+    drive_.console_ready = true;
     uint64_t ctr[SIMTY_CTR_COUNT] = {};
     // ctr_value_o is registered: select, clock until ctr_valid_o says it
     // holds the selected counter (docs/core.md: at most SIMTY_CTR_COUNT
@@ -144,7 +142,8 @@ public:
     // that counter 0 is latched afresh, not the snapshot (up to 13 cycles
     // old) taken while it was selected during the run. `cycles` is read
     // first, before the extra clocks could add to it. A core that broke
-    // the memory protocol is not clocked further.
+    // the memory protocol is not clocked further. The select is the one
+    // input that is not registered (simty_tb_top.v).
     if (state != SIMTY_TB_BROKEN) {
       top_->ctr_sel_i = 15;
       top_->eval();
@@ -169,32 +168,60 @@ public:
     return simty_tb_finish(tb_, state, &fault, ctr, seconds, cpu_seconds);
   }
 
-private:
-  void drive_dispatch(const simty_tb_dispatch &d)
+public:
+  // The core's inputs: set by the glue between edges, registered in
+  // simty_tb_top.v at the next rising edge (simty_tb_inputs).
+  struct Inputs {
+    bool rst = true;
+    uint32_t nthreads = 0, args = 0, stack_top = 0, stack_log2 = 0;
+    simty_tb_dispatch dispatch = {};
+    bool halt = false, ctr_clear = false, console_ready = true;
+  };
+
+  // simty_tb_inputs: the values to register at this edge.
+  const Inputs &inputs()
   {
-    top_->dispatch_valid_i = d.valid;
-    top_->dispatch_warp_i = d.warp;
-    top_->dispatch_pc_i = d.pc;
-    top_->dispatch_base_tid_i = d.base_tid;
-    top_->dispatch_mask_i = d.mask;
+    held_ = drive_;
+    fetched_ = true;
+    return held_;
   }
 
+  // simty_tb_inputs_changed: whether they differ from those registered.
+  bool inputs_changed() const
+  {
+    const Inputs &a = drive_, &b = held_;
+    return !fetched_ || a.rst != b.rst || a.nthreads != b.nthreads || a.args != b.args ||
+           a.stack_top != b.stack_top || a.stack_log2 != b.stack_log2 ||
+           a.dispatch.valid != b.dispatch.valid ||
+           a.dispatch.warp != b.dispatch.warp ||
+           a.dispatch.pc != b.dispatch.pc ||
+           a.dispatch.base_tid != b.dispatch.base_tid ||
+           a.dispatch.mask != b.dispatch.mask || a.halt != b.halt ||
+           a.ctr_clear != b.ctr_clear || a.console_ready != b.console_ready;
+  }
+
+private:
   // One clock period: note what the core hands over at the rising edge
-  // (retirements, console bytes, a dispatch), clock (the RAMs answer
-  // through DPI at the edge), fall. False if the core asked for memory
-  // outside its contract during this period.
+  // (retirements, console bytes, a dispatch), clock (the RAMs answer and
+  // the inputs are registered through DPI at the edge), fall. False if
+  // the core asked for memory outside its contract during this period.
+  // held_ is what the core's input registers hold until this edge.
   bool cycle()
   {
-    const bool fire = top_->dispatch_valid_i && top_->dispatch_ready_o;
+    const bool fire = held_.dispatch.valid && top_->dispatch_ready_o;
 
     if (!in_reset_) {
       if (top_->retire_valid_o)
         simty_tb_retire(tb_, top_->retire_warp_o, top_->retire_pc_o,
                         top_->retire_mask_o);
-      if (top_->console_valid_o && top_->console_ready_i)
+      if (top_->console_valid_o && held_.console_ready)
         simty_tb_console(tb_, top_->console_tid_o, top_->console_byte_o);
-      if (fire)
-        simty_tb_dispatched(tb_);
+      if (fire) {
+        // Accepted at this edge: not offered again (the glue may already
+        // offer another block or warp; the next step decides anew).
+        simty_tb_dispatched(tb_, &held_.dispatch);
+        drive_.dispatch.valid = 0;
+      }
     }
 
     mem_ok_ = true;
@@ -266,6 +293,8 @@ private:
   const uint8_t *code_ = nullptr;
   uint8_t *data_ = nullptr;
   bool mem_ok_ = true;
+  Inputs drive_, held_;
+  bool fetched_ = false;  // held_ was registered at least once
   uint64_t time_ = 0;
   bool in_reset_ = true;
 };
@@ -282,6 +311,33 @@ void simty_tb_dmem_access(int addr, const svBitVecVal *be,
                           const svBitVecVal *wdata, svBitVecVal *rdata)
 {
   the_bench->dmem_access(static_cast<uint32_t>(addr), be, wdata, rdata);
+}
+
+svBit simty_tb_inputs_changed()
+{
+  return the_bench->inputs_changed();
+}
+
+void simty_tb_inputs(svBit *rst, int *nthreads, int *args, int *stack_top,
+                     int *stack_log2, svBit *dispatch_valid,
+                     int *dispatch_warp, int *dispatch_pc,
+                     int *dispatch_base_tid, int *dispatch_mask, svBit *halt,
+                     svBit *ctr_clear, svBit *console_ready)
+{
+  const Bench::Inputs &in = the_bench->inputs();
+  *rst = in.rst;
+  *nthreads = static_cast<int>(in.nthreads);
+  *args = static_cast<int>(in.args);
+  *stack_top = static_cast<int>(in.stack_top);
+  *stack_log2 = static_cast<int>(in.stack_log2);
+  *dispatch_valid = in.dispatch.valid != 0;
+  *dispatch_warp = static_cast<int>(in.dispatch.warp);
+  *dispatch_pc = static_cast<int>(in.dispatch.pc);
+  *dispatch_base_tid = static_cast<int>(in.dispatch.base_tid);
+  *dispatch_mask = static_cast<int>(in.dispatch.mask);
+  *halt = in.halt;
+  *ctr_clear = in.ctr_clear;
+  *console_ready = in.console_ready;
 }
 
 int main(int argc, char **argv)
