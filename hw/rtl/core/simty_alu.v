@@ -21,28 +21,18 @@ module simty_alu (
   assign eq_o  = diff[31:0] == 32'd0;   // branches subtract
 
   // One right shifter serves all three shifts: a left shift is a right
-  // shift of the bit-reversed operand, reversed back. The reversal is
-  // written as swaps of halves, bytes, nibbles, pairs and bits: pure
-  // wiring for synthesis, and a few word operations for Verilator instead
-  // of one per bit (docs/performance.md, "Simulation speed").
-  function [31:0] rev32(input [31:0] x);
-    reg [31:0] t;
-    begin
-      t = {x[7:0], x[15:8], x[23:16], x[31:24]};
-      t = ((t & 32'h0f0f0f0f) << 4) | ((t >> 4) & 32'h0f0f0f0f);
-      t = ((t & 32'h33333333) << 2) | ((t >> 2) & 32'h33333333);
-      rev32 = ((t & 32'h55555555) << 1) | ((t >> 1) & 32'h55555555);
-    end
-  endfunction
+  // shift of the bit-reversed operand, reversed back (simty_rev32).
   wire        left = op_i == 4'd2;
   wire [4:0]  sh   = b_i[4:0];
-  wire [31:0] s_in  = left ? rev32(a_i) : a_i;
+  wire [31:0] a_rev, s_rev;
+  simty_rev32 u_rev_in (.x_i (a_i), .y_o (a_rev));
+  wire [31:0] s_in  = left ? a_rev : a_i;
   wire        fill  = op_i == 4'd7 && a_i[31];
   // verilator lint_off UNUSEDSIGNAL
   wire [32:0] s_full = $signed({fill, s_in}) >>> sh;   // bit 32: fill only
   // verilator lint_on UNUSEDSIGNAL
   wire [31:0] s_out = s_full[31:0];
-  wire [31:0] s_rev = rev32(s_out);
+  simty_rev32 u_rev_out (.x_i (s_out), .y_o (s_rev));
 
   // Result: AND-OR of one-hot groups (cheaper than a wide case mux).
   // Logic ops in one LUT per bit: op 5 xor, 8 or, 9 and.

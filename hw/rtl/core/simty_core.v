@@ -76,9 +76,10 @@ module simty_core #(
   localparam [31:0]  CODE_WORDS = CODE_SIZE >> 2;
   localparam integer PCW = $clog2(CODE_WORDS + 1);
   localparam [31:0]  CODE_BASE = SIMTY_CODE_BASE;
-  function [31:0] full_pc(input [PCW-1:0] off);
-    full_pc = CODE_BASE + ({{(32-PCW){1'b0}}, off} << 2);
-  endfunction
+  // The byte address of a pc. A macro, undefined at the end of the
+  // module, because the simulator evaluates a function call through
+  // stored temporaries (see simty_warp_onehot.vh).
+`define SIMTY_FULL_PC(off) (CODE_BASE + ({{(32-PCW){1'b0}}, (off)} << 2))
   // the entry pc as an offset (the firmware checks it lies in CODE)
   wire [31:0] disp_off = dispatch_pc_i - CODE_BASE;
 
@@ -383,7 +384,7 @@ module simty_core #(
     .lane_o       (csr_lane)
   );
   wire        d_csr    = d_res_sel == 2'd2;
-  wire [31:0] rr2_pcf  = full_pc(rr2_pc);
+  wire [31:0] rr2_pcf  = `SIMTY_FULL_PC(rr2_pc);
   wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
   wire [31:0] d_uimm   = d_csr  ? csr_val :
                          d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
@@ -513,7 +514,7 @@ module simty_core #(
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
-  wire [31:0]      mb_link_val = full_pc(mb_pc4);
+  wire [31:0]      mb_link_val = `SIMTY_FULL_PC(mb_pc4);
   wire             match, lost;
   wire             live;         // matched HCT1, no fault yet
   wire [LANES-1:0] mmask;
@@ -579,7 +580,7 @@ module simty_core #(
     .mask_i        (mmask),
     .leader_i      (leader),
     .pc_i          (mb_pc),
-    .pc_full_i     (full_pc(mb_pc)),
+    .pc_full_i     (`SIMTY_FULL_PC(mb_pc)),
     .pc4_i         (mb_pc4),
     .depth_i       (mdepth),
     .oor_i         (mb_oor),
@@ -706,7 +707,7 @@ module simty_core #(
   reg [PCW-1:0] foff_q;               // the faulting instruction's pc
   wire        fe_imem_en;
   assign imem_en_o   = fe_imem_en || fill_q;
-  assign imem_addr_o = full_pc(fill_q ? foff_q : fs_pc);
+  assign imem_addr_o = `SIMTY_FULL_PC(fill_q ? foff_q : fs_pc);
   reg  [3:0]  fcause_q;
   reg  [31:0] fpc_q, fhart_q, ftid_q, faddr_q;
   wire [LANE_BITS-1:0] flane = br_fault ? br_flane : mem_flane;
@@ -794,7 +795,7 @@ module simty_core #(
 
   assign retire_valid_o = ga_valid;
   assign retire_warp_o  = ga_warp;
-  assign retire_pc_o    = full_pc(ga_pc);
+  assign retire_pc_o    = `SIMTY_FULL_PC(ga_pc);
   assign retire_mask_o  = ga_mask;
 
   // ------------------------------------------------------------------
@@ -840,14 +841,14 @@ module simty_core #(
   // Per-warp flags as WARPS-wide vectors: a stage holding warp x
   // contributes the one-hot of x.
 `include "simty_warp_onehot.vh"
-  assign inflight = at(rr1_valid, rr1_warp) | at(rr2_valid, rr2_warp) |
-                    at(ex_valid, ex_warp) | at(mb_valid, mb_warp) |
-                    at(ga_any, ga_warp) | at(wb_any, wb_warp) |
-                    at(fe_busy, fe_warp);
-  assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~at(fe_busy, fe_warp) &
+  assign inflight = `SIMTY_AT(rr1_valid, rr1_warp) | `SIMTY_AT(rr2_valid, rr2_warp) |
+                    `SIMTY_AT(ex_valid, ex_warp) | `SIMTY_AT(mb_valid, mb_warp) |
+                    `SIMTY_AT(ga_any, ga_warp) | `SIMTY_AT(wb_any, wb_warp) |
+                    `SIMTY_AT(fe_busy, fe_warp);
+  assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~`SIMTY_AT(fe_busy, fe_warp) &
                       {WARPS{!fault_q && !halt_i}};
-  wire [WARPS-1:0] disp_at = at(disp_go, dispatch_warp_i);
-  assign ib_flush = at(redir_valid, mb_warp) | disp_at;
+  wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
+  assign ib_flush = `SIMTY_AT(redir_valid, mb_warp) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
   // last path does and stops being busy once it has drained.
   always @(posedge clk_i) begin
@@ -856,7 +857,7 @@ module simty_core #(
       ended_q <= {WARPS{1'b0}};
     end else begin
       busy_q  <= disp_at | (busy_q & ~(ended_q & ~inflight));
-      ended_q <= ~disp_at & (ended_q | at(ended_now, mb_warp));
+      ended_q <= ~disp_at & (ended_q | `SIMTY_AT(ended_now, mb_warp));
     end
   end
   assign warp_busy_o = busy_q;
@@ -902,4 +903,5 @@ module simty_core #(
     .affine_i     (affine)
   );
 
+`undef SIMTY_FULL_PC
 endmodule

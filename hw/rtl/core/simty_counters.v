@@ -78,27 +78,25 @@ module simty_counters #(
 
   wire clr = rst_i || clear_i;
 
-  // Increment of counter c this cycle. Called with a constant (each
-  // counter's generate block), so it folds to one expression per counter
-  // with no table: nothing for synthesis, less work for Verilator.
-  function [LO-1:0] inc_of(input integer c);
-    case (c)
-      SIMTY_CTR_cycles:             inc_of = {{(LO-1){1'b0}}, busy_i};
-      SIMTY_CTR_warp_insts:         inc_of = {{(LO-1){1'b0}}, exec_i};
-      SIMTY_CTR_thread_insts:       inc_of = {{(LO-LANE_BITS-1){1'b0}}, threads_i};
-      SIMTY_CTR_divergent_branches: inc_of = {{(LO-1){1'b0}}, divergent_i};
-      SIMTY_CTR_path_merges:        inc_of = {{(LO-2){1'b0}}, merges_i} +
-                                             {{(LO-1){1'b0}}, smerge_i};
-      SIMTY_CTR_replays_mem:        inc_of = {{(LO-1){1'b0}}, replay_mem_i};
-      SIMTY_CTR_replays_indirect:   inc_of = {{(LO-1){1'b0}}, replay_ind_i};
-      SIMTY_CTR_mem_requests:       inc_of = {{(LO-LANE_BITS-1){1'b0}}, requests_i};
-      SIMTY_CTR_mem_transactions:   inc_of = {{(LO-1){1'b0}}, mem_i};
-      SIMTY_CTR_sched_idle_cycles:  inc_of = {{(LO-1){1'b0}}, busy_i && !issue_i};
-      SIMTY_CTR_uniform_vectors:    inc_of = {{(LO-1){1'b0}}, uniform_i};
-      SIMTY_CTR_affine_vectors:     inc_of = {{(LO-1){1'b0}}, affine_i};
-      default:                      inc_of = {LO{1'b0}};
-    endcase
-  endfunction
+  // Increment of each counter this cycle, one wire per counter, read by
+  // its generate block with a constant index: no table for synthesis,
+  // and no function call for Verilator (which evaluates those through
+  // stored temporaries). cct_peak's is zero and unused (a max, not a sum).
+  wire [LO-1:0] inc_v [0:N-1];
+  assign inc_v[SIMTY_CTR_cycles]             = {{(LO-1){1'b0}}, busy_i};
+  assign inc_v[SIMTY_CTR_warp_insts]         = {{(LO-1){1'b0}}, exec_i};
+  assign inc_v[SIMTY_CTR_thread_insts]       = {{(LO-LANE_BITS-1){1'b0}}, threads_i};
+  assign inc_v[SIMTY_CTR_divergent_branches] = {{(LO-1){1'b0}}, divergent_i};
+  assign inc_v[SIMTY_CTR_path_merges]        = {{(LO-2){1'b0}}, merges_i} +
+                                               {{(LO-1){1'b0}}, smerge_i};
+  assign inc_v[SIMTY_CTR_replays_mem]        = {{(LO-1){1'b0}}, replay_mem_i};
+  assign inc_v[SIMTY_CTR_replays_indirect]   = {{(LO-1){1'b0}}, replay_ind_i};
+  assign inc_v[SIMTY_CTR_mem_requests]       = {{(LO-LANE_BITS-1){1'b0}}, requests_i};
+  assign inc_v[SIMTY_CTR_mem_transactions]   = {{(LO-1){1'b0}}, mem_i};
+  assign inc_v[SIMTY_CTR_sched_idle_cycles]  = {{(LO-1){1'b0}}, busy_i && !issue_i};
+  assign inc_v[SIMTY_CTR_cct_peak]           = {LO{1'b0}};
+  assign inc_v[SIMTY_CTR_uniform_vectors]    = {{(LO-1){1'b0}}, uniform_i};
+  assign inc_v[SIMTY_CTR_affine_vectors]     = {{(LO-1){1'b0}}, affine_i};
 
   // ---- Walk: read entry rd_q, write back entry wr_q (read last cycle) ----
   reg  [RB-1:0] rd_q, wr_q;
@@ -133,7 +131,7 @@ module simty_counters #(
       end else begin : gen_sum
         reg [LO-1:0] lo_q;
         reg          cp_q;
-        wire [LO:0]  sum = {1'b0, lo_q} + {1'b0, inc_of(c)};
+        wire [LO:0]  sum = {1'b0, lo_q} + {1'b0, inc_v[c]};
         always @(posedge clk_i) begin
           if (clr) begin
             lo_q <= {LO{1'b0}};

@@ -103,14 +103,11 @@ module simty_mem #(
       endcase
     end
   end
-  // the 4 byte enables, each widened to an index field
-  function [4*LB-1:0] fields(input [3:0] be);
-    fields = {{LB{be[3]}}, {LB{be[2]}}, {LB{be[1]}}, {LB{be[0]}}};
-  endfunction
   wire wr = dmem_en_o && store_i;
   reg [4*LB-1:0]  win;        // winner index of each byte of word j
   reg [3:0]       any;
   reg [LB-1:0]    qi;
+  reg [4*LB-1:0]  f;          // lane q2's byte enables, widened to fields
   integer j, q2, b;   // one set of loop variables per block
   always @* begin
     dmem_be_o    = {4*LANES{1'b0}};
@@ -120,8 +117,10 @@ module simty_mem #(
       any = 4'b0000;
       for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
         qi = q2[LB-1:0];
+        f  = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
+              {LB{lbe[4*q2]}}};
         if (served_o[q2] && ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j) begin
-          win = (win & ~fields(lbe[4*q2 +: 4])) | ({4{qi}} & fields(lbe[4*q2 +: 4]));
+          win = (win & ~f) | ({4{qi}} & f);
           any = any | lbe[4*q2 +: 4];
         end
       end

@@ -71,23 +71,16 @@ module simty_membership #(
   localparam integer NB = LANE_BITS + 1;             // CCT count bits
   localparam integer CA = WARP_BITS + SB;
 
-  // ---- path helpers (each looks at one field) ----
-  // verilator lint_off UNUSEDSIGNAL
-  function pv(input [PW-1:0] p);  pv = p[PW-1]; endfunction
-  function [7:0] pdep(input [PW-1:0] p); pdep = p[PW-2 -: 8]; endfunction
-  function [PCW-1:0] ppc(input [PW-1:0] p); ppc = p[LANES +: PCW]; endfunction
-  function [LANES-1:0] pmask(input [PW-1:0] p); pmask = p[LANES-1:0]; endfunction
-  // a strictly before b: deeper, or as deep with a lower pc
-  function gt(input [PW-1:0] a, input [PW-1:0] b);
-    gt = pdep(a) > pdep(b) || (pdep(a) == pdep(b) && ppc(a) < ppc(b));
-  endfunction
-  function eqk(input [PW-1:0] a, input [PW-1:0] b);
-    eqk = pdep(a) == pdep(b) && ppc(a) == ppc(b);
-  endfunction
-  // verilator lint_on UNUSEDSIGNAL
-  function [PW-1:0] mk(input v, input [7:0] d, input [PCW-1:0] pc, input [LANES-1:0] m);
-    mk = {v, d, pc, m};
-  endfunction
+  // ---- paths ----
+  // A path is {valid, depth, pc, mask}; bits KL.. KL+KW-1 are {depth, pc}.
+  // Its order key {depth, ~pc} compares as one unsigned number: a larger
+  // key is deeper, or as deep with a lower pc (a runs before b). Fields
+  // are taken as slices of wires, not through functions: Verilator turns
+  // every function call into stored temporaries, evaluated each cycle.
+  localparam integer KW = 8 + PCW;
+  localparam integer KL = LANES;
+  localparam [PCW-1:0] PC_ONES = {PCW{1'b1}};
+  localparam [KW-1:0]  KEY_FLIP = {8'd0, PC_ONES};
 
   // ---- per-warp state ----
   reg [NB-1:0]    n_q   [0:WARPS-1];
@@ -121,19 +114,22 @@ module simty_membership #(
 
   // ---- validation ----
   wire blocked_mb = ins_q[mb_warp_i] || reb_q[mb_warp_i] || settle_q[mb_warp_i];
-  assign match_o  = mb_valid_i && pv(h1) && ppc(h1) == mb_pc_i && !blocked_mb;
-  assign mask_o   = pmask(h1);
-  assign depth_o  = pdep(h1);
+  assign match_o  = mb_valid_i && h1[PW-1] && h1[LANES +: PCW] == mb_pc_i &&
+                    !blocked_mb;
+  assign mask_o   = h1[LANES-1:0];
+  assign depth_o  = h1[PW-2 -: 8];
 
   // ---- update: merge and order {X, Y, HCT2} ----
-  wire [PW-1:0] X = mk(x_valid_i, x_depth_i, x_pc_i, x_mask_i);
-  wire [PW-1:0] Y = mk(y_valid_i, y_depth_i, y_pc_i, y_mask_i);
   wire [PW-1:0] H = lost_q ? {PW{1'b0}} : h2;
-  wire xv = x_valid_i, yv = y_valid_i, hv = pv(H);
+  wire [LANES-1:0] h_mask = H[LANES-1:0];
+  wire xv = x_valid_i, yv = y_valid_i, hv = H[PW-1];
+  wire [KW-1:0] kx = {x_depth_i, ~x_pc_i};
+  wire [KW-1:0] ky = {y_depth_i, ~y_pc_i};
+  wire [KW-1:0] kh = H[KL +: KW] ^ KEY_FLIP;
   // One magnitude comparison per pair (the reverse order is "neither
   // greater nor equal"); merged paths keep their keys.
-  wire g_xy = gt(X, Y), g_xh = gt(X, H), g_yh = gt(Y, H);
-  wire k_xy = eqk(X, Y), k_xh = eqk(X, H), k_yh = eqk(Y, H);
+  wire g_xy = kx > ky, g_xh = kx > kh, g_yh = ky > kh;
+  wire k_xy = kx == ky, k_xh = kx == kh, k_yh = ky == kh;
   wire g_yx = !g_xy && !k_xy, g_hx = !g_xh && !k_xh, g_hy = !g_yh && !k_yh;
   wire eq_xy = xv && yv && k_xy;
   wire eq_xh = xv && hv && k_xh;
@@ -142,11 +138,11 @@ module simty_membership #(
   wire myv = yv && !eq_xy;
   wire mhv = hv && !eq_xh && !eq_yh;
   wire [LANES-1:0] mxm = x_mask_i | (eq_xy ? y_mask_i : {LANES{1'b0}}) |
-                         (eq_xh ? pmask(H) : {LANES{1'b0}});
-  wire [LANES-1:0] mym = y_mask_i | (eq_yh ? pmask(H) : {LANES{1'b0}});
-  wire [PW-1:0] MX = mk(mxv, x_depth_i, x_pc_i, mxm);
-  wire [PW-1:0] MY = mk(myv, y_depth_i, y_pc_i, mym);
-  wire [PW-1:0] MH = mk(mhv, pdep(H), ppc(H), pmask(H));
+                         (eq_xh ? h_mask : {LANES{1'b0}});
+  wire [LANES-1:0] mym = y_mask_i | (eq_yh ? h_mask : {LANES{1'b0}});
+  wire [PW-1:0] MX = {mxv, x_depth_i, x_pc_i, mxm};
+  wire [PW-1:0] MY = {myv, y_depth_i, y_pc_i, mym};
+  wire [PW-1:0] MH = {mhv, H[PW-2:0]};
   wire [1:0] rx = {1'b0, myv && g_yx} + {1'b0, mhv && g_hx};
   wire [1:0] ry = {1'b0, mxv && g_xy} + {1'b0, mhv && g_hy};
   wire [1:0] rh = {1'b0, mxv && g_xh} + {1'b0, myv && g_yh};
@@ -154,19 +150,13 @@ module simty_membership #(
   wire [1:0] incnt = {1'b0, xv} + {1'b0, yv} + {1'b0, hv};
   wire [1:0] r_h = eq_xh ? rx : (eq_yh ? ry : rh);
 
-  function [PW-1:0] pick(input [1:0] r, input [1:0] a, input [1:0] b, input [1:0] c,
-                         input av, input bv, input cv,
-                         input [PW-1:0] pa, input [PW-1:0] pb, input [PW-1:0] pc);
-    begin
-      if (av && a == r) pick = pa;
-      else if (bv && b == r) pick = pb;
-      else if (cv && c == r) pick = pc;
-      else pick = {PW{1'b0}};
-    end
-  endfunction
-  wire [PW-1:0] s1 = pick(2'd0, rx, ry, rh, mxv, myv, mhv, MX, MY, MH);
-  wire [PW-1:0] s2 = pick(2'd1, rx, ry, rh, mxv, myv, mhv, MX, MY, MH);
-  wire [PW-1:0] s3 = pick(2'd2, rx, ry, rh, mxv, myv, mhv, MX, MY, MH);
+  // The path of rank r: the first of X, Y, HCT2 that has it.
+  wire [PW-1:0] s1 = (mxv && rx == 2'd0) ? MX : (myv && ry == 2'd0) ? MY :
+                     (mhv && rh == 2'd0) ? MH : {PW{1'b0}};
+  wire [PW-1:0] s2 = (mxv && rx == 2'd1) ? MX : (myv && ry == 2'd1) ? MY :
+                     (mhv && rh == 2'd1) ? MH : {PW{1'b0}};
+  wire [PW-1:0] s3 = (mxv && rx == 2'd2) ? MX : (myv && ry == 2'd2) ? MY :
+                     (mhv && rh == 2'd2) ? MH : {PW{1'b0}};
 
   wire [NB-1:0] n_mb  = n_q[mb_warp_i];
   wire          push  = commit_i && cnt == 2'd3;
@@ -174,8 +164,8 @@ module simty_membership #(
   wire          ended = commit_i && cnt == 2'd0;
   assign end_o    = ended;
   assign redir_valid_o = hold_i || (commit_i && (ended || push || rebal || stale_i ||
-                                                 ppc(s1) != pnext_i));
-  assign redir_pc_o = hold_i ? mb_pc_i : ppc(s1);
+                                                 s1[LANES +: PCW] != pnext_i));
+  assign redir_pc_o = hold_i ? mb_pc_i : s1[LANES +: PCW];
 
   // ---- CCT and its sorter ----
   localparam [3:0] S_IDLE = 4'd0, S_INS_P = 4'd1, S_INS_P2 = 4'd2,
@@ -213,9 +203,7 @@ module simty_membership #(
     .we_i (cct_we), .waddr_i (cct_wa), .wdata_i (cct_wd)
   );
 
-  function [CA-1:0] caddr(input [WARP_BITS-1:0] w, input [SB-1:0] s);
-    caddr = {w, s};
-  endfunction
+  // CCT address of slot s of warp w: {w, s}.
 
   wire [NB-1:0] n_sw   = n_q[sw_q];
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];
@@ -238,6 +226,13 @@ module simty_membership #(
   wire port_cct_free = !push;
   wire port_h2_free  = !upd_we && !disp_go;
 
+  // The sorter's comparisons: the CCT entry read against p and o.
+  wire [KW-1:0] k_rd = cct_rd[KL +: KW] ^ KEY_FLIP;
+  wire [KW-1:0] k_p  = p_q[KL +: KW] ^ KEY_FLIP;
+  wire rd_gt_p = k_rd > k_p;
+  wire rd_eq_p = cct_rd[KL +: KW] == p_q[KL +: KW];
+  wire rd_eq_o = cct_rd[KL +: KW] == o_q[KL +: KW];
+
   reg n_inc, n_dec, done;
   always @* begin
     st_d    = st_q;
@@ -253,9 +248,9 @@ module simty_membership #(
     o_d     = o_q;
     oslot_d = oslot_q;
     cct_re  = 1'b0;
-    cct_ra  = caddr(sw_q, si_q);
+    cct_ra  = {sw_q, si_q};
     cct_we  = 1'b0;
-    cct_wa  = caddr(sw_q, wa_q);
+    cct_wa  = {sw_q, wa_q};
     cct_wd  = wd_q;
     n_inc   = 1'b0;
     n_dec   = 1'b0;
@@ -269,7 +264,7 @@ module simty_membership #(
       // insert: the new path sits at slot n
       S_INS_P: begin
         cct_re = 1'b1;
-        cct_ra = caddr(sw_q, n_sw_s);
+        cct_ra = {sw_q, n_sw_s};
         st_d   = S_INS_P2;
       end
       S_INS_P2: begin
@@ -287,8 +282,8 @@ module simty_membership #(
         st_d   = S_INS_CMP;
       end
       S_INS_CMP: begin
-        if (eqk(cct_rd, p_q)) begin
-          wd_d = mk(1'b1, pdep(p_q), ppc(p_q), pmask(cct_rd) | pmask(p_q));
+        if (rd_eq_p) begin
+          wd_d = {1'b1, p_q[PW-2:LANES], cct_rd[LANES-1:0] | p_q[LANES-1:0]};
           wa_d = si_q;
           st_d = S_INS_WR;
         end else if ({1'b0, si_q} + 1'b1 == n_sw) begin
@@ -319,11 +314,11 @@ module simty_membership #(
       end
       S_REB_CMP: begin
         st_d = S_REB_RD;
-        if (!pv(p_q)) begin
+        if (!p_q[PW-1]) begin
           p_d     = cct_rd;
           hole_d  = 1'b1;
           holei_d = si_q;
-        end else if (gt(cct_rd, p_q)) begin
+        end else if (rd_gt_p) begin
           p_d  = cct_rd;
           wd_d = p_q;
           wa_d = si_q;
@@ -334,13 +329,13 @@ module simty_membership #(
             o_d     = p_q;
             oslot_d = si_q;
           end
-        end else if (eqk(cct_rd, p_q)) begin
-          p_d     = mk(1'b1, pdep(p_q), ppc(p_q), pmask(p_q) | pmask(cct_rd));
+        end else if (rd_eq_p) begin
+          p_d     = {1'b1, p_q[PW-2:LANES], p_q[LANES-1:0] | cct_rd[LANES-1:0]};
           hole_d  = 1'b1;
           holei_d = si_q;
           smerge  = 1'b1;
-        end else if (oout_q && eqk(cct_rd, o_q)) begin
-          wd_d    = mk(1'b1, pdep(o_q), ppc(o_q), pmask(o_q) | pmask(cct_rd));
+        end else if (oout_q && rd_eq_o) begin
+          wd_d    = {1'b1, o_q[PW-2:LANES], o_q[LANES-1:0] | cct_rd[LANES-1:0]};
           wa_d    = oslot_q;
           hole_d  = 1'b1;
           holei_d = si_q;
@@ -348,7 +343,7 @@ module simty_membership #(
           st_d    = S_REB_WR;
         end
         if (si_q == top_s) begin
-          last_d = (pv(p_q) && gt(cct_rd, p_q)) ? p_q : cct_rd;
+          last_d = (p_q[PW-1] && rd_gt_p) ? p_q : cct_rd;
           if (st_d == S_REB_RD) st_d = S_REB_FILL;
         end else if (st_d == S_REB_RD) begin
           si_d = si_q + 1'b1;
@@ -371,7 +366,7 @@ module simty_membership #(
           st_d  = S_REB_H2WR;
         end else if (port_cct_free) begin
           cct_we = 1'b1;
-          cct_wa = caddr(sw_q, holei_q);
+          cct_wa = {sw_q, holei_q};
           cct_wd = last_q;
           n_dec  = 1'b1;
           st_d   = S_REB_H2WR;
@@ -386,7 +381,7 @@ module simty_membership #(
     endcase
     if (push) begin
       cct_we = 1'b1;
-      cct_wa = caddr(mb_warp_i, n_mb[SB-1:0]);
+      cct_wa = {mb_warp_i, n_mb[SB-1:0]};
       cct_wd = s3;
     end
   end
@@ -408,7 +403,7 @@ module simty_membership #(
     end else if (disp_go) begin
       h1_we = 1'b1;
       h1_wa = disp_warp_i;
-      h1_wd = mk(1'b1, 8'd0, disp_pc_i, disp_mask_i);
+      h1_wd = {1'b1, 8'd0, disp_pc_i, disp_mask_i};
       h2_we = 1'b1;
       h2_wa = disp_warp_i;
       h2_wd = {PW{1'b0}};
@@ -462,10 +457,10 @@ module simty_membership #(
   // ends one cycle after, so that no instruction validates against a
   // read that missed the write.
 `include "simty_warp_onehot.vh"
-  wire [WARPS-1:0] d_at   = at(disp_go, disp_warp_i);
-  wire [WARPS-1:0] m_at   = at(commit_i, mb_warp_i);
-  wire [WARPS-1:0] s_done = at(done, sw_q);
-  wire [WARPS-1:0] s_h2wr = at(st_q == S_REB_H2WR, sw_q);
+  wire [WARPS-1:0] d_at   = `SIMTY_AT(disp_go, disp_warp_i);
+  wire [WARPS-1:0] m_at   = `SIMTY_AT(commit_i, mb_warp_i);
+  wire [WARPS-1:0] s_done = `SIMTY_AT(done, sw_q);
+  wire [WARPS-1:0] s_h2wr = `SIMTY_AT(st_q == S_REB_H2WR, sw_q);
   always @(posedge clk_i) begin
     if (rst_i) begin
       ins_q    <= {WARPS{1'b0}};
@@ -495,12 +490,14 @@ module simty_membership #(
 `ifdef SIMTY_DEBUG_PATHS
   always @(posedge clk_i) begin
     if (commit_i && (((x_mask_i & y_mask_i) & {LANES{xv && yv}}) != 0 ||
-                     ((x_mask_i & pmask(H)) & {LANES{xv && hv}}) != 0 ||
-                     ((y_mask_i & pmask(H)) & {LANES{yv && hv}}) != 0))
-      $display("%t overlap w=%0d pc=%h X=%h Y=%h H=%h n=%0d", $time, mb_warp_i, mb_pc_i, X, Y, H, n_mb);
-    if (st_q == S_REB_CMP && pv(p_q) && (pmask(p_q) & pmask(cct_rd)) != 0)
+                     ((x_mask_i & h_mask) & {LANES{xv && hv}}) != 0 ||
+                     ((y_mask_i & h_mask) & {LANES{yv && hv}}) != 0))
+      $display("%t overlap w=%0d pc=%h X=%h Y=%h H=%h n=%0d", $time, mb_warp_i, mb_pc_i,
+               {xv, x_depth_i, x_pc_i, x_mask_i}, {yv, y_depth_i, y_pc_i, y_mask_i},
+               H, n_mb);
+    if (st_q == S_REB_CMP && p_q[PW-1] && (p_q[LANES-1:0] & cct_rd[LANES-1:0]) != 0)
       $display("%t sorter overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
-    if (st_q == S_INS_CMP && (pmask(p_q) & pmask(cct_rd)) != 0)
+    if (st_q == S_INS_CMP && (p_q[LANES-1:0] & cct_rd[LANES-1:0]) != 0)
       $display("%t ins overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
   end
 `endif

@@ -87,31 +87,29 @@ module simty_operand #(
 
   // Bank read addresses: RR1's first source in its bank; the other bank
   // (or the same one when RR1 does not read) serves RR2's second source.
-  // verilator lint_off UNUSEDSIGNAL
-  function [BA-1:0] baddr(input [WARP_BITS-1:0] w, input [4:0] r);
-    reg [BA+WARP_BITS-1:0] hi;
-    reg [BA-1:0]           lo;
-    begin
-      hi = {{BA{1'b0}}, w} >> 1;
-      lo = {BA{1'b0}};
-      lo[4:0] = r;
-      baddr = (hi[BA-1:0] << 5) | lo;
+  // A register's address in its warp's bank: {warp / 2, register}.
+  wire [BA-1:0] a_rr1, a_rr2, waddr;
+  generate
+    if (WARPS > 2) begin : gen_baddr
+      assign a_rr1 = {rr1_warp_o[WARP_BITS-1:1], rr1_rs1};
+      assign a_rr2 = {rr2_warp_o[WARP_BITS-1:1], rr2_rs2};
+      assign waddr = {rf_warp_i[WARP_BITS-1:1], rf_rd_i};
+    end else begin : gen_baddr1
+      assign a_rr1 = rr1_rs1;
+      assign a_rr2 = rr2_rs2;
+      assign waddr = rf_rd_i;
     end
-  endfunction
-  // verilator lint_on UNUSEDSIGNAL
+  endgenerate
 
   wire rr1_par = (WARPS > 1) ? rr1_warp_o[0] : 1'b0;
   wire rr2_par = (WARPS > 1) ? rr2_warp_o[0] : 1'b0;
   wire ex_par  = (WARPS > 1) ? ex_warp_i[0]  : 1'b0;
   wire unused_ex_warp = &{1'b0, ex_warp_i};   // only its bank (parity)
-  wire [BA-1:0] a_rr1 = baddr(rr1_warp_o, rr1_rs1);
-  wire [BA-1:0] a_rr2 = baddr(rr2_warp_o, rr2_rs2);
   wire rr1_e = rr1_use1 && !rr1_par;
   wire rr1_o = rr1_use1 && rr1_par;
   wire [BA-1:0] raddr_e = rr1_e ? a_rr1 : a_rr2;
   wire [BA-1:0] raddr_o = rr1_o ? a_rr1 : a_rr2;
   wire          wpar = (WARPS > 1) ? rf_warp_i[0] : 1'b0;
-  wire [BA-1:0] waddr = baddr(rf_warp_i, rf_rd_i);
 
   wire hit1_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs1 && rr2_use1;
 

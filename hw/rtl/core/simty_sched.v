@@ -59,9 +59,9 @@ module simty_sched #(
       e2_ex[w]  = x2_ex[w*5 +: 5] == 5'd0;
     end
   end
-  wire [WARPS-1:0] at_rr1 = at(rr1_valid_i, rr1_warp_i);
-  wire [WARPS-1:0] at_rr2 = at(rr2_valid_i && rr2_wr_i, rr2_warp_i);
-  wire [WARPS-1:0] at_ex  = at(ex_valid_i && ex_wr_i, ex_warp_i);
+  wire [WARPS-1:0] at_rr1 = `SIMTY_AT(rr1_valid_i, rr1_warp_i);
+  wire [WARPS-1:0] at_rr2 = `SIMTY_AT(rr2_valid_i && rr2_wr_i, rr2_warp_i);
+  wire [WARPS-1:0] at_ex  = `SIMTY_AT(ex_valid_i && ex_wr_i, ex_warp_i);
   wire [WARPS-1:0] dep =
     (at_rr2 & ((ib_use1_i & e1_rr2) | (ib_use2_i & e2_rr2))) |
     (at_ex  & ((ib_use1_i & e1_ex)  | (ib_use2_i & e2_ex)));

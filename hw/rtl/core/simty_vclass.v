@@ -48,28 +48,20 @@ module simty_vclass #(
       if (early_mask_i[i]) l0_e = i[LANE_BITS-1:0];
   end
 
-  // Trailing zeros of a non-zero offset (below LANES).
-  function [TB-1:0] tzc(input [LANE_BITS-1:0] k);
-    integer b;
-    begin
-      tzc = {TB{1'b0}};
-      for (b = LANE_BITS - 1; b >= 0; b = b - 1)
-        if (k[b]) tzc = b[TB-1:0];
-    end
-  endfunction
-
-  // Follower m with the fewest trailing zeros in its offset.
+  // Follower m with the fewest trailing zeros (tz) in its offset k.
   reg                 fm_e;
   reg [LANE_BITS-1:0] m_e, k;
   reg [TB-1:0]        tzm_e, tz;
-  integer j;
+  integer j, t;
   always @* begin
     fm_e  = 1'b0;
     m_e   = {LANE_BITS{1'b0}};
     tzm_e = {TB{1'b0}};
     for (j = 0; j < LANES; j = j + 1) begin
       k  = j[LANE_BITS-1:0] - l0_e;
-      tz = tzc(k);
+      tz = {TB{1'b0}};
+      for (t = LANE_BITS - 1; t >= 0; t = t - 1)
+        if (k[t]) tz = t[TB-1:0];
       if (early_mask_i[j] && j[LANE_BITS-1:0] > l0_e && (!fm_e || tz < tzm_e)) begin
         fm_e  = 1'b1;
         m_e   = j[LANE_BITS-1:0];
