@@ -110,6 +110,7 @@ module simty_mem #(
   reg [4*LB-1:0]  f;          // lane q2's byte enables, widened to fields
   integer j, q2, b;   // one set of loop variables per block
   always @* begin
+    f            = {4*LB{1'b0}};
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
     for (j = 0; j < LANES; j = j + 1) begin
@@ -117,9 +118,9 @@ module simty_mem #(
       any = 4'b0000;
       for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
         qi = q2[LB-1:0];
-        f  = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
-              {LB{lbe[4*q2]}}};
         if (served_o[q2] && ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j) begin
+          f   = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
+                 {LB{lbe[4*q2]}}};
           win = (win & ~f) | ({4{qi}} & f);
           any = any | lbe[4*q2 +: 4];
         end
