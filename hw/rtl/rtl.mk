@@ -157,7 +157,7 @@ rtl_tb_verilate = tmp=$(dir $(2))$(3).$$$$; rm -rf $$tmp && \
   rm -rf $$tmp $(2).$$$$; \
   if [ $$rc -ne 0 ]; then cat $(dir $(2))$(3).log; exit 1; fi
 
-RTL_TB_DEPS = $(RTL_TB_CORE_SRCS) $(ARCH_VH) $(RTL_TB_C_OBJS) \
+RTL_TB_DEPS = $(RTL_TB_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) $(RTL_TB_C_OBJS) \
   $(RTL_TB_DIR)/simty_tb_top.v $(RTL_TB_DIR)/simty_tb_main.cpp $(RTL_TB_DIR)/simty_tb.h
 
 $(RTL_TB_OUT)/core_%/simty-rtl: $(RTL_TB_DEPS) $(RTL_TB_TRAIN)

@@ -198,12 +198,11 @@ module simty_membership #(
   reg           cct_we;
   reg [CA-1:0]  cct_wa;
   reg [PW-1:0]  cct_wd;
+  // CCT address of slot s of warp w: {w, s}.
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(1 << CA), .ABITS(CA)) u_cct (
     .clk_i (clk_i), .re_i (cct_re), .raddr_i (cct_ra), .rdata_o (cct_rd),
     .we_i (cct_we), .waddr_i (cct_wa), .wdata_i (cct_wd)
   );
-
-  // CCT address of slot s of warp w: {w, s}.
 
   wire [NB-1:0] n_sw   = n_q[sw_q];
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];

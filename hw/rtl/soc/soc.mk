@@ -162,7 +162,8 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   -o $$tmp > $$tmp.log 2>&1 || { cat $$tmp.log; rm -rf $$tmp.obj $$tmp.log; exit 1; }; \
   mv -f $$tmp $(2) && rm -rf $$tmp.obj $$tmp.log
 
-SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) $(wildcard hw/rtl/core/*.vh) \
+SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+  $(if $(RTL_CORE_INCS),$(RTL_CORE_INCS),$(wildcard hw/rtl/core/*.vh)) \
   $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
   $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h
 

@@ -508,6 +508,20 @@ void simty_tb_protocol_error(struct simty_tb *tb, const char *what,
           tb->cycles, what, addr);
 }
 
+/* The end of a step that keeps running: `next` stays offered, and the
+ * outcome holds until warp_busy or idle change (see `settled`). */
+static enum simty_tb_state keep_running(struct simty_tb *tb,
+                                        const struct simty_tb_dispatch *next,
+                                        int pending, uint32_t warp_busy,
+                                        int idle)
+{
+  tb->driven = *next;
+  tb->settled = !pending && !tb->jitter;
+  tb->settled_busy = warp_busy;
+  tb->settled_idle = idle;
+  return SIMTY_TB_RUNNING;
+}
+
 enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
                                   int idle, int fault_valid,
                                   struct simty_tb_dispatch *next)
@@ -558,11 +572,7 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
   if (tb->next_base >= tb->nthreads) {
     if (all_free && idle)
       return SIMTY_TB_DONE;
-    tb->driven = *next; /* nothing left to offer */
-    tb->settled = !pending && !tb->jitter;
-    tb->settled_busy = warp_busy;
-    tb->settled_idle = idle;
-    return SIMTY_TB_RUNNING;
+    return keep_running(tb, next, pending, warp_busy, idle); /* no offer */
   }
   /* Next block to the lowest free warp. The offer reaches the core one
    * edge later (registered inputs), so it may change before it is taken
@@ -585,11 +595,7 @@ enum simty_tb_state simty_tb_step(struct simty_tb *tb, uint32_t warp_busy,
     next->mask = left >= tb->lanes ? (uint32_t)(((uint64_t)1 << tb->lanes) - 1)
                                    : (uint32_t)(((uint64_t)1 << left) - 1);
   }
-  tb->driven = *next;
-  tb->settled = !pending && !tb->jitter;
-  tb->settled_busy = warp_busy;
-  tb->settled_idle = idle;
-  return SIMTY_TB_RUNNING;
+  return keep_running(tb, next, pending, warp_busy, idle);
 }
 
 int simty_tb_finish(struct simty_tb *tb, enum simty_tb_state state,

@@ -176,6 +176,18 @@ public:
     uint32_t nthreads = 0, args = 0, stack_top = 0, stack_log2 = 0;
     simty_tb_dispatch dispatch = {};
     bool halt = false, ctr_clear = false, console_ready = true;
+
+    bool operator==(const Inputs &o) const
+    {
+      return rst == o.rst && nthreads == o.nthreads && args == o.args &&
+             stack_top == o.stack_top && stack_log2 == o.stack_log2 &&
+             dispatch.valid == o.dispatch.valid &&
+             dispatch.warp == o.dispatch.warp &&
+             dispatch.pc == o.dispatch.pc &&
+             dispatch.base_tid == o.dispatch.base_tid &&
+             dispatch.mask == o.dispatch.mask && halt == o.halt &&
+             ctr_clear == o.ctr_clear && console_ready == o.console_ready;
+    }
   };
 
   // simty_tb_inputs: the values to register at this edge.
@@ -187,18 +199,7 @@ public:
   }
 
   // simty_tb_inputs_changed: whether they differ from those registered.
-  bool inputs_changed() const
-  {
-    const Inputs &a = drive_, &b = held_;
-    return !fetched_ || a.rst != b.rst || a.nthreads != b.nthreads || a.args != b.args ||
-           a.stack_top != b.stack_top || a.stack_log2 != b.stack_log2 ||
-           a.dispatch.valid != b.dispatch.valid ||
-           a.dispatch.warp != b.dispatch.warp ||
-           a.dispatch.pc != b.dispatch.pc ||
-           a.dispatch.base_tid != b.dispatch.base_tid ||
-           a.dispatch.mask != b.dispatch.mask || a.halt != b.halt ||
-           a.ctr_clear != b.ctr_clear || a.console_ready != b.console_ready;
-  }
+  bool inputs_changed() const { return !fetched_ || !(drive_ == held_); }
 
 private:
   // One clock period: note what the core hands over at the rising edge
