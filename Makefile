@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Simty: top-level build. `make run` runs a kernel, `make test` runs every
 # test suite; both install missing Debian packages first.
 #
@@ -29,6 +30,7 @@ include host_lib/kernel/kernel.mk
 -include driver/driver.mk
 -include host_lib/host_lib.mk
 -include bench/bench.mk
+include scripts/release.mk
 
 deps:
 	@sh scripts/install-deps.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench.mk - benchmarks (they print numbers; they are not tests).
 #
 #   make bench-model   reference-model speed on bench/kernels/compute.c

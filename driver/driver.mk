@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # driver.mk - userspace transports and the framed link protocol.
 #
 # One section per part of driver/; each keeps its variables under its own

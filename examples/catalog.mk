@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # catalog.mk - the examples beyond vecadd (examples/README.md lists them)
 # and the targets that run every example. Included before examples.mk,
 # which builds each name of $(EXAMPLES): refer to its variables only in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # examples.mk - example programs: each examples/NAME/ holds host.c (the
 # host program, using simty.h) and NAME.c (its kernel), plus headers they
 # share. The host checks the device result against the CPU.

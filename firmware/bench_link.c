@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_link.c - how much of the UART's rate bulk WRITE and READ get, and
  * how many round trips a launch and its collection take.

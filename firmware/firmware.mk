@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # firmware.mk - the controller firmware: RV32I image for the SoC, the same
 # engine and dispatcher built for the host against a mock SoC (cmocka
 # tests), and the link protocol benchmark.

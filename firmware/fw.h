@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw.h - controller firmware state: the protocol engine (fw_engine.c) and
  * the grid dispatcher (fw_dispatch.c). Both are written against hal.h

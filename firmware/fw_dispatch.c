@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_dispatch.c - the grid dispatcher: runs a launch of any thread count
  * in waves over the hardware warps, handing each free warp the next block

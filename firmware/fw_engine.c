@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_engine.c - the protocol engine of docs/protocol.md: takes frames
  * from the link decoder, executes each request once, answers every one

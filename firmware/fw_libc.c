@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_libc.c - the four string functions a freestanding build still needs:
  * GCC emits calls to them for struct copies and clears, and the firmware

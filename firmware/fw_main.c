@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_main.c - the controller's entry from start.S: initialise, then poll
  * forever. All the logic is in fw_engine.c and fw_dispatch.c, which the

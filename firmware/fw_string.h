@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_string.h - memcpy and memset for code that builds both hosted (the
  * C library's) and freestanding on the controller, where no libc headers

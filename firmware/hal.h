@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hal.h - what the firmware needs from the hardware: word access to the
  * MMIO register block (simty_mmio.h) and byte access to CODE and DATA.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* start.S - controller reset entry: stack, gp, zeroed .bss, then main.
  *
  * The whole image (code and initialised data) is loaded into the FW RAM

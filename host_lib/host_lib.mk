@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # host_lib.mk - the host library (libsimty.a, simty.h), the simty CLI,
 # its tests and `make install`.
 #

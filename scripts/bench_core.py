@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """bench_core.py - performance of the RTL core, measured on the Verilator
 testbench (`make bench-core`). Prints:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """board_report.py - the FPGA scaling table (`make board-report`).
 
 Each item FAMILY:WHAT:WxL goes through Yosys and nextpnr with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # core_area.sh - area of simty_core alone (`make core-area`): Yosys
 # synth_ice40 and synth_ecp5 at each WARPSxLANES configuration, one table
 # of LUT4s, flip-flops and block RAMs, and a warning for inferred latches.

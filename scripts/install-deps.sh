@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # install-deps.sh - install the Debian packages the build needs, if missing.
 #
 # Called by `make run` and `make test` before anything is built, so that a

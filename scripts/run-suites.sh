@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run-suites.sh - run each test suite (`make test-NAME`), keep going after a
 # failure, and close with one summary line.
 set -u

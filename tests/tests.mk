@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests.mk - kernel-level test suites (tests/kernels/): ISA, SIMT behaviour
 # and bad input, run by tests/kernels/runner.py against any program that
 # implements the kernel-runner CLI. Here: the reference model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * alu.c - ALU-bound core benchmark: uniform control flow, no memory access
  * in the loop, long dependency-free stretches so that a pipelined core can

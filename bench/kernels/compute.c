@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compute.c - compute-heavy benchmark kernel: no divergence, no memory in
  * the loop. Every thread runs bench_iterations rounds of a xorshift

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stream.c - streaming core benchmark: c[i] = a[i] + (b[i] << 1) over
  * arrays larger than the thread count, grid-stride so that the lanes of a

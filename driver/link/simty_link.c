@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_link.c - CRC-32, COBS framing and the resynchronising decoder of
  * the Simty host link (docs/protocol.md). Freestanding: runs on the RV32I

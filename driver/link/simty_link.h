@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_link.h - the Simty link layer: CRC-32, frame header packing,
  * COBS wire encoding (whole-frame and byte-at-a-time) and an incremental

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_proto.h - the Simty host link protocol, version 1: command and
  * error codes, frame header layout and every payload layout, as byte

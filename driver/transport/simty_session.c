@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_session.c - the host side of the Simty link layer: stop-and-wait
  * requests with sequence numbers, deadlines, retransmission and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_transport.h - byte-stream transports to a Simty device, and the
  * host side of the link layer (simty_session) that runs over any of them.

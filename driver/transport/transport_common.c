@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transport_common.c - what every byte transport and the session share:
  * the monotonic clock their deadlines use and the error-detail helper.

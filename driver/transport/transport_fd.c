@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transport_fd.c - byte transports over a connected stream socket:
  * tcp://HOST:PORT (a simulated board started with --port, or a network

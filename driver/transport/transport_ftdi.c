@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transport_ftdi.c - the link over an FTDI UART (FT2232H on iCE40 boards,
  * FT231X on the ULX3S) through libftdi1.

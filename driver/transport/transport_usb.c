@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transport_usb.c - the link over raw USB bulk endpoints (libusb-1.0),
  * for boards whose USB core exposes the byte stream directly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bfs.c - kernel: one level of a breadth-first search, bottom-up.
  *
  * Thread v handles node v only: if v is not reached yet and one of its

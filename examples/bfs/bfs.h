@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bfs.h - the argument block shared by the bfs host and kernel. Pointers
  * are device addresses: 32-bit on both sides. */
 #ifndef BFS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - bfs: breadth-first search depths from node 0 of a random
  * undirected graph in CSR form, one launch per level until a level adds no

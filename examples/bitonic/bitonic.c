@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bitonic.c - kernel: one compare-exchange of a bitonic sort stage per
  * thread. Thread t takes the t-th index i whose bit j is clear and orders
  * keys i and i + j, ascending when bit k of i is clear, descending

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bitonic.h - the argument block shared by the bitonic host and kernel.
  * Pointers are device addresses: 32-bit on both sides. */
 #ifndef BITONIC_H

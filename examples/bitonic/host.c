@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - bitonic: sorts n = 2^m signed keys with a bitonic network, one
  * launch per stage (m (m + 1) / 2 launches of n/2 threads), checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * example.c - shared scaffolding of the example host programs (see
  * example.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * example.h - what every example host program shares: options, opening
  * the device and loading the kernel, copying buffers, running, checking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fib.c - kernel: the naive doubly recursive Fibonacci, a different n on
  * every thread.
  *

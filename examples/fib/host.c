@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - fib: recursive Fibonacci with a different n (0 .. FIB_MAX_N) on
  * every thread, checked against an iterative computation on the CPU: the

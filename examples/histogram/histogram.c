@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* histogram.c - kernel: a histogram with no atomics, in two launches.
  *
  * Counting: each thread owns one row of sub-histograms and is the only one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* histogram.h - the argument block shared by the histogram host and
  * kernel. Pointers are device addresses: 32-bit on both sides. */
 #ifndef HISTOGRAM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - histogram: HISTOGRAM_BINS bins of n byte values, race-free
  * without atomics: a counting launch fills one private sub-histogram per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - interp: a bytecode interpreter on the device, each thread
  * running one of eight small programs on its own inputs. The host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* interp.c - kernel: a bytecode stack machine, one program per thread.
  *
  * Control opcodes go through a switch that GCC compiles to a jump table:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* interp.h - the bytecode of the interp example and the argument block
  * shared by its host and kernel. Pointers are device addresses: 32-bit on
  * both sides. */

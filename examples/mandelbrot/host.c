@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - mandelbrot: escape-time counts of a width x height view of the
  * Mandelbrot set in Q12 fixed point, one pixel per thread, checked against

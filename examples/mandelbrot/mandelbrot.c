@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mandelbrot.c - kernel: the escape-time count of one pixel per thread.
  * Neighbouring pixels escape after different numbers of iterations: the
  * lanes of a warp leave the loop at different times (divergence) and the

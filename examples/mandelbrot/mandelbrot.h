@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mandelbrot.h - the argument block shared by the mandelbrot host and
  * kernel, and the fixed-point format both compute in. Pointers are device
  * addresses: 32-bit on both sides. */

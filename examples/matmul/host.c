@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - matmul: C = A x B for n x n matrices of 32-bit integers
  * (wrap-around products and sums), one output element per thread, checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* matmul.c - kernel: one element of C = A x B per thread. Thread t computes
  * C[t / n][t % n]: the lanes of a warp share a row of A (a broadcast load)
  * and read consecutive columns of B (a unit-stride load), so both loads of

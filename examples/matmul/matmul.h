@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* matmul.h - the argument block shared by the matmul host and kernel:
  * C = A x B for n x n row-major 32-bit integer matrices. Pointers are
  * device addresses: 32-bit on both sides. */

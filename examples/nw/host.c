@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - nw: Needleman-Wunsch global alignment scores of two random DNA
  * sequences of length n, one launch per anti-diagonal of the score matrix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nw.c - kernel: one cell of a Needleman-Wunsch diagonal per thread,
  *   H[i][j] = max(H[i-1][j-1] + s(a[i-1], b[j-1]),
  *                 H[i-1][j] + gap, H[i][j-1] + gap).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nw.h - the argument block shared by the nw (Needleman-Wunsch) host and
  * kernel, the scoring both use and the layout of the score matrix.
  * Pointers are device addresses: 32-bit on both sides. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - reduction: the wrap-around 32-bit sum of n integers in passes.
  * Each pass runs ceil(count / REDUCTION_FAN_IN) threads that each add a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reduction.c - kernel: one pass of a sum. With T threads, thread t adds
  * in[t], in[t + T], in[t + 2T], ... into out[t]. The stride is the thread
  * count, so at every step the lanes of a warp read consecutive words (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reduction.h - the argument block shared by the reduction host and
  * kernel. Pointers are device addresses: 32-bit on both sides. */
 #ifndef REDUCTION_H

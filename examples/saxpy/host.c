@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - saxpy: y = a * x + y on 32-bit integers (wrap-around, as the
  * RV32I result is), one element per thread, checked against the CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* saxpy.c - kernel: y[i] = a * x[i] + y[i] in 32-bit integers, one element
  * per thread. RV32I has no multiply: GCC calls libgcc's __mulsi3, a
  * shift-and-add loop whose trip count is the bit length of one operand, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - vecadd: c[i] = a[i] + b[i] on the device for n elements (more
  * threads than the hardware has: the device runs them in waves), checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vecadd.c - kernel: c[i] = a[i] + b[i], one element per thread. */
 #include <simty_kernel.h>
 

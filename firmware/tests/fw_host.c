@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_host.c - scripted host side for firmware tests and the benchmark.
  */

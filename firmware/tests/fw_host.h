@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fw_host.h - a scripted host for the firmware running against the mock
  * SoC: sends request frames into the mock UART, polls the firmware and

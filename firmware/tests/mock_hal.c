@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mock_hal.c - the fake SoC behind hal.h for host tests and benchmarks.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mock_hal.h - a fake SoC for host builds of the firmware (FW_HOST): a
  * register file that behaves like docs/soc.md (dispatch handshake, warps

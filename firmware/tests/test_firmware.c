@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_firmware.c - cmocka tests of the controller firmware (protocol
  * engine and grid dispatcher) built for the host against the mock SoC:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bin2memh.c - turn a raw little-endian image into $readmemh text for a
  * 32-bit wide RAM: one word per line, lowest address first, the last

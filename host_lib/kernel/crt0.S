@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* crt0.S - every kernel thread starts here: own stack, gp, TLS, then main.
  *
  * Runs once per logical thread (per dispatch of a warp), never once per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # kernel.mk - the kernel runtime: crt0, linker script, device header,
 # console stdio and the simty-cc wrapper, staged under $(BUILD) the way
 # `make install` lays them out.

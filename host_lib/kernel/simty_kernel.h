@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_kernel.h - what a kernel thread can ask of the device.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_stdio.c - stdout for kernels: picolibc's printf writes each byte
  * to the device console, which tags it with the writing thread. Nothing is

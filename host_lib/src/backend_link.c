@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * backend_link.c - the devices reached through the link protocol (sim,
  * tcp, ftdi, usb): one protocol client over any byte transport

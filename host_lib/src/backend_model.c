@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * backend_model.c - the `model` device: the reference model library in
  * process, behind the same API as a board.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_alloc.c - device memory allocator: first fit from the top of the
  * arena between the kernel's data and the stack region.

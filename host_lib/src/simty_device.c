@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_device.c - device handles: URI selection of a backend, errors,
  * device memory (allocation, checked copies with progress) and the

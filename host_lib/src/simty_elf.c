@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_elf.c - kernel ELF parsing and checks: see simty_elf.h.
  *

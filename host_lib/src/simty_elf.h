@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_elf.h - kernel ELF parsing and checks (internal to Simty tools).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_internal.h - private to the host library: the device handle, the
  * backend table every transport implements, the allocator and helpers.

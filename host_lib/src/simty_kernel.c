@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_kernel.c - kernels (load, symbols), launches (launch, wait,
  * abort, faults) and performance counters.

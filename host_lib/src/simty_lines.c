@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_lines.c - device console bytes regrouped into lines per thread:
  * see simty_lines.h.

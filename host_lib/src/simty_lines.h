@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_lines.h - device console bytes regrouped into lines per thread
  * (internal to Simty tools: the host library, the model CLI).

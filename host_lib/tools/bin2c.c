@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bin2c.c - embed a file in a C program: writes a C source defining
  * `const unsigned char NAME[]` and `const unsigned long NAME_size`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* selftest_kernel.c - the kernel of `simty selftest` (embedded in the
  * CLI): one entry, several modes chosen by the argument block. */
 #include <simty_kernel.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* selftest_kernel.h - argument block of the `simty selftest` kernel,
  * shared by the kernel and the CLI. Addresses are device addresses. */
 #ifndef SELFTEST_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty.c - the simty command-line tool: device information, running a
  * kernel, counters and board bring-up self-test, on any device URI.

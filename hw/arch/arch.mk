@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # arch.mk - derived forms of the one architectural contract, simty_arch.h.
 
 ARCH_GEN := $(BUILD)/tools/gen_arch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_arch.c - derive the RTL include and the linker memory map from
  * simty_arch.h, so that the contract has exactly one source.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_arch.h - the one source of Simty's architectural contract.
  *

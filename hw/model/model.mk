@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # model.mk - the reference SIMT model: library, CLI, unit tests, benchmark.
 #
 #   $(MODEL_LIB)    build/lib/libsimty_model.a (includes the ELF loader)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model.c - model handle, device memory, launch, grid dispatcher and
  * round-robin scheduler (see simty_model.h and hw/model/README.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model.h - the reference SIMT model of Simty (the golden model).
  *

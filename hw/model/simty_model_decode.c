@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model_decode.c - RV32I (+ read-only CSR) decoding for the model.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model_exec.c - one warp instruction of the reference model.
  *

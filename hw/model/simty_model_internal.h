@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model_internal.h - the model's private state, shared by its files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_model_main.c - build/bin/simty-model, the kernel runner on the
  * reference model. Options, output and exit codes follow the runner

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rtl.mk - Simty RTL: the core (hw/rtl/core/) and its Verilator testbench.
 #
 # The core section (RTL_CORE_SRCS, RTL_INC, lint, ...) belongs above the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """bench_board.py - simulated board benchmarks (numbers, not a test):
 
 1. Link throughput: bulk WRITE then READ of SIZE bytes in max-size frames

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """board_elf.py - just enough ELF32 for the board tests: PT_LOAD segments
 (file bytes, then zeros up to p_memsz), the entry point, and symbols (from
 riscv64-unknown-elf-nm, which the kernel toolchain provides)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simty_wire.py - the host link protocol of docs/protocol.md, written
 again in Python from the document (not from the C codec) so that the
 board tests cross-check the firmware and driver/link/simty_link.c.

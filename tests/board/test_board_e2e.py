@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """test_board_e2e.py - end-to-end test of the simulated board: real frames
 (docs/protocol.md, encoded by simty_wire.py, independent of the C codec)
 to build/bin/simty-sim running the real firmware on the real SoC and core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_device.c - see fake_device.h. The protocol semantics follow
  * docs/protocol.md closely enough for the host library: INFO, WRITE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_device.h - a Simty device for tests: speaks the link protocol
  * (docs/protocol.md) on a socket, executes kernels on the reference model,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_sim.c - stands in for build/bin/simty-sim in the sim backend
  * tests: `fake_sim --fd N [--warps W] [--lanes L]` serves the fake device

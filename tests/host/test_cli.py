@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """test_cli.py - the simty CLI on the model backend.
 
 Checks that `simty run` prints exactly what simty-model prints for the same

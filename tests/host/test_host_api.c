@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_host_api.c - the public API of libsimty on the `model` backend:
  * URIs, device info, memory and its range checks, the allocator, kernel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # test_install.sh DIR - the tree `make install PREFIX=DIR/usr` produced must
 # be usable on its own: simty-cc builds a kernel, pkg-config gives the flags
 # for a host program, the program runs it on the model and checks it, and

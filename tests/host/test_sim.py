@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """test_sim.py - the host library and CLI against the simulated board
 (device URI `sim`: the library spawns build/bin/simty-sim on a socket
 pair). Checks that the board passes `simty selftest`, that a host program

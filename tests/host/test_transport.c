@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_transport.c - the host link layer (driver/transport/simty_session.c)
  * and the socket transports, against the fake device (fake_device.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_transport_hw.c - the ftdi:// and usb:// transports with libftdi1
  * and libusb-1.0 replaced by mocks (-Wl,--wrap=...). Behind the mocked

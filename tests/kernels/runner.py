@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """runner.py - run Simty test kernels against any kernel runner.
 
 A kernel runner is a program that implements the kernel-runner CLI

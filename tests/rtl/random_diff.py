@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """random_diff.py - random programs on the RTL and the model, compared.
 
 For each seed, tests/rtl/randprog.py writes a kernel, simty-cc builds it,

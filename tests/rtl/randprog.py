@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """randprog.py - constrained random RV32I kernels for RTL-vs-model checking.
 
     randprog.py --seed N [--max-threads T] [-o kernel.S]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """rtl_diff.py - differential check of the RTL core against the model.
 
 Runs each kernel on the reference model (build/bin/simty-model) and on the

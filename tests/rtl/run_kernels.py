@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """run_kernels.py - the kernel test suites (tests/kernels/) on the RTL.
 
 Runs tests/kernels/runner.py with --exe 'build/rtl/core_{W}x{L}/simty-rtl'

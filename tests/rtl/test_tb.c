@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_tb.c - unit tests of the testbench's C side (hw/sim/core/simty_tb.c)
  * without a core: the command line and its exit codes, the wave

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_link.c - cmocka tests of the link layer: CRC check value, COBS
  * reference vectors, round trips of every command at every payload size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_test_util.h - hand assembler and harness for the model's unit
  * tests. Instructions are encoded here from the RV32I formats (R, I, S,

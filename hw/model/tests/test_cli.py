@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """test_cli.py - the simty-model CLI against the runner contract.
 
 usage: test_cli.py SIMTY_MODEL KERNEL_ELF TRAP_KERNEL_ELF SCRATCH_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_model_isa.c - RV32I semantics of the reference model, one
  * instruction group per test, edge cases included, plus every fault

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_model_simt.c - SIMT mechanics of the reference model at the library
  * level: path split and merge, call-depth priority and saturation,

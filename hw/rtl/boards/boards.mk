@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # boards.mk - board tops, bitstreams and the FPGA scaling table.
 #
 #   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]

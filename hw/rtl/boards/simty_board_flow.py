@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """simty_board_flow.py - one design through the open FPGA flow:
 Yosys (synth_ice40 / synth_ecp5), nextpnr (nextpnr-ice40 / nextpnr-ecp5),
 then icepack / ecppack, with a summary of resources, fit and Fmax.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_alu: execute stage, one 32-bit RV32I ALU per lane. Also yields the
 // branch comparison flags (from the subtraction) and the memory / jalr
 // address (the add).

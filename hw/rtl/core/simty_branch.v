@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_branch: branch unit (membership stage). Builds the one or two paths
 // an instruction leaves behind: split on a divergent conditional branch,
 // serialization of an indirect jump (lanes with the leader's target go on,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_console: device console port. Takes the bytes of one console store
 // (every served lane) and streams them in lane order, tagged with the
 // lane's logical thread id. While it is busy a new console store replays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_core: the Simty SIMT core, top level. Ten-stage in-order pipeline:
 // fetch steering, fetch/predecode, instruction buffer, schedule, operand
 // collect 1 and 2 (with decode), execute, membership / branch / memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_counters: the performance counters of docs/architecture.md section
 // 6, 64-bit each, indexed as SIMTY_COUNTER_MAP. The read port is
 // registered: value_o holds the counter named by sel_i when valid_o is 1

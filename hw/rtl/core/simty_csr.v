@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_csr: the read-only CSRs of docs/architecture.md section 2 (operand-
 // collect stage 2). Every CSR value is uniform across the warp except the
 // low bits of the two per-lane ids: mhartid = warp * LANES + lane and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_decode: full decode (operand-collect stage 2). Strict RV32I plus the
 // read-only CSR forms of docs/architecture.md section 2: every other
 // encoding is illegal and faults if a path executes it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_fetch: pipeline stage 2, fetch and predecode. Receives the word read
 // from instruction memory, finds which registers it reads and writes (fixed
 // fields in RV32I) and fills the warp's instruction buffer entry, unless a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_fetch_steer: pipeline stage 1, fetch steering. Picks a warp round
 // robin and reads its speculative pc. The next pc is predicted by fetch /
 // predecode (pc + 4, or the target of a backward branch or a jal), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_gather: gather stage. Distributes the words of the line read from
 // data memory to the lanes (any permutation, broadcast of one word) and
 // extracts and extends bytes and halfwords.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_ibuf: pipeline stage 3, the instruction buffer, one entry per warp.
 // The register fields the scheduler checks for every warp at once live in
 // flops; the instruction word, pc and prediction bit (read only for the

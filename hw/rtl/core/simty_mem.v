@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_mem: memory arbiter and coalescer (membership stage). Checks every
 // lane's address (alignment, then range; the lowest bad lane faults), picks
 // the leader (lowest lane) and serves the lanes whose address lies in the

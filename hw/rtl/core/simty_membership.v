@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_membership: membership stage, path tracking (docs/architecture.md
 // section 1). Per warp, HCT1 holds the running path, HCT2 the next one and
 // the CCT (a per-warp stack in RAM, one entry per possible extra path) the

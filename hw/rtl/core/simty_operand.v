@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_operand: pipeline stages 5-6, two-cycle operand collection. Stage
 // RR1 reads the first source from the warp's bank, RR2 the second (an
 // instruction with two sources holds its bank two cycles). The banks are

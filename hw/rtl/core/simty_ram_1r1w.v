@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_ram_1r1w: generic 1-read/1-write synchronous RAM, the building block
 // of every table in the core (register banks, ibuf, HCT, CCT); written so
 // Yosys infers block RAM (SB_RAM40_4K / DP16KD) when the size warrants it.

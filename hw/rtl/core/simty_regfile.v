@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_regfile: one lane's register file, split into an even-warp and an
 // odd-warp bank, each a 1-read/1-write RAM. Operand collection reads one
 // bank per cycle per instruction; the write-back stage writes one bank.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_rev32: bit reversal of a word (bit i to bit 31 - i), for the ALU's
 // left shift. Written as swaps of halves, bytes, nibbles, pairs and bits:
 // pure wiring for synthesis, and a few word operations for Verilator

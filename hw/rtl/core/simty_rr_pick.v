@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_rr_pick: round-robin pick among N requests. The first requester
 // after last_i in cyclic order (last_i + 1, ..., N - 1, 0, ..., last_i)
 // wins: the lowest request above last_i, else the lowest request. Used by

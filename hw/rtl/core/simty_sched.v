@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_sched: pipeline stage 4, the scheduler. Qualifies the warps whose
 // buffered instruction can issue (dependencies on older in-flight
 // instructions of the same warp, register-bank conflicts, a warp never in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_vclass: value-structure classifier for the uniform / affine vector
 // counters (docs/architecture.md section 6, 11 and 12), on the write-back
 // stage's previous write.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_warp_onehot.vh: `SIMTY_AT(v, x), the WARPS-wide one-hot of warp x
 // when v is set, else zero. Included inside a module that declares WARPS
 // and WARP_BITS, where per-warp flags are kept as WARPS-wide vectors: the

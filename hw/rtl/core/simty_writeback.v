@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_writeback: write-back stage. The register banks are written at
 // the end of the gather stage (simty_operand); this stage holds that write
 // for one cycle as the bypass source of a first operand whose bank read

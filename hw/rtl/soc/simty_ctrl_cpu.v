@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_ctrl_cpu.v - the SoC controller: a small multi-cycle RV32I hart
 // that runs the firmware (link protocol, kernel loads, warp dispatch).
 //

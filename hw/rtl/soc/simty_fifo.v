@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_fifo.v - first-word-fall-through FIFO for the link bytes: storage
 // in a synchronous-read RAM (block RAM when DEPTH is large enough), with
 // the RAM's read register as the visible head so no extra cycle is lost.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_mmio.v - the controller's register block at SIMTY_MMIO_BASE: a
 // plain register view of the Simty core (launch inputs, dispatch port,
 // busy bits, fault record, halt, counters, console FIFO), the core reset,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_ram_be.v - the SoC's memories (firmware RAM, kernel code RAM, one
 // bank of the data RAM): 32-bit words, one synchronous read port, one
 // write port with byte enables; Yosys maps it to block RAM (iCE40

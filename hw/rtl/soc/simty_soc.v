@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_soc.v - the Simty SoC that every board and the simulated board
 // use: the Simty core, the controller core running the firmware, the
 // firmware, code and data RAMs from the one memory map (simty_arch.vh),

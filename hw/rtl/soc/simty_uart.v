@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_uart.v - the host link as the controller sees it: RX and TX byte
 // FIFOs with status flags, fed by the UART PHY (8N1 at BAUD) on a board,
 // or by a byte bridge with valid/ready in the simulated board (PHY = 0),

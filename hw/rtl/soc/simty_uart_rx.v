@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_uart_rx.v - UART receiver (8N1): the host link's incoming bits to
 // bytes. Two-flop synchroniser, start bit confirmed at mid-bit, each data
 // bit and the stop bit sampled at mid-bit, so a clock mismatch of up to

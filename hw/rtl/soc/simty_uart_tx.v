@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_uart_tx.v - UART transmitter (8N1): bytes to the host link's
 // outgoing bits, start bit, 8 data bits LSB first, one stop bit, each
 // DIV = CLK_HZ / BAUD cycles (rounded to the nearest).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # soc.mk - the SoC around the Simty core (controller core, UART, memories,
 # MMIO, SoC top), its unit benches (suite `soc`), and the simulated board.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # soc_area.sh - Yosys iCE40 area of the SoC blocks (and of the whole SoC
 # when the core is there), then nextpnr-ice40 placement on an HX8K.
 #

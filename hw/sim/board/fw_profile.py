@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """fw_profile.py - where the controller firmware spends its cycles, from a
 `simty-sim --profile FILE` histogram and the firmware ELF's symbols.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_status_tb.v - self-checking test of the board status LEDs
 // (hw/rtl/boards/common/simty_board_status.v), run by make
 // test-boards-lint. CLK_HZ = 1024 makes the stretch 2^(HB - 5) = 16

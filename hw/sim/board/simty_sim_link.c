@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_sim_link.c - socket side of the simulated board's link (see
  * simty_sim_link.h): accept or adopt one stream socket, then exchange

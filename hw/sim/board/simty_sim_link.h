@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_sim_link.h - the simulated board's side of the host link: one
  * stream socket (a TCP connection accepted on 127.0.0.1:PORT, or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // simty_sim_main.cpp - Verilator glue of the simulated board: clocks the
 // SoC (simty_sim_top), moves bytes between its byte bridge and the host
 // socket (simty_sim_link.c), optional waveform, cycle report on exit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_sim_opts.c - option parsing of the simulated board (see
  * simty_sim_opts.h and `simty-sim --help`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_sim_opts.h - command line of the simulated board binary (the
  * simty-sim launcher picks the binary for --warps/--lanes and waveforms).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_sim_top.v - the simulated board: the same SoC the FPGA boards use,
 // with only the UART PHY replaced by a byte bridge (PHY = 0) that the
 // C++ glue, simty_sim_main.cpp, connects to a socket.

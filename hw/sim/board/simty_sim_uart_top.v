@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_sim_uart_top.v - the simulated board with the real UART PHY: the
 // SoC exactly as the FPGA boards build it (PHY = 1), and on the host side
 // of its pins a UART like the FTDI chip's (the same simty_uart_tx and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_counters_tb.v - self-checking bench of simty_counters against a
 // plain 64-bit reference (one adder per counter, cct_peak a max), over
 // phases of random, largest (every counter at its largest increment every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_tb.c - the C side of the simty_core testbench: see simty_tb.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_tb.h - the C side of the Verilator testbench of simty_core.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // simty_tb_main.cpp - Verilator glue of the simty_core testbench: clock,
 // reset, the per-cycle handshakes and the two RAMs' DPI functions (the
 // RAMs' read registers are in simty_tb_top.v, their contents here and in

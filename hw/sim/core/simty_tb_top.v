@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_tb_top: the core testbench's Verilated top. simty_core plus the two
 // synchronous RAMs of docs/core.md ("Interface"), whose contents live on
 // the C side (simty_tb.c loads the ELF there and dumps symbols from it) and

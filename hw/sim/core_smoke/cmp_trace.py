@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compare two traces (base_tid pc mask) per block: same sequence per block."""
 import sys
 from collections import defaultdict

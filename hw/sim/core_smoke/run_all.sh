@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # run_all.sh [CONFIGS] - build the smoke harness for each WxL configuration
 # (default: the set the issue requires) and run every smoke kernel on it
 # against simty-model. Exit status non-zero if any run fails.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # run_smoke.sh W L THREADS kernel... - run kernels on the smoke build and on
 # simty-model; compare console/counters (except cycle counts) and traces.
 W=$1; L=$2; N=$3; shift 3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // smoke_main.cpp - minimal Verilator harness for simty_core used while
 // bringing the core up: loads an ELF kernel, dispatches blocks of LANES
 // threads to free warps, serves memories, and prints counters, fault and a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """run_cpu_tests.py - run the controller-core bench programs and judge them.
 
 usage: run_cpu_tests.py SIM DIR

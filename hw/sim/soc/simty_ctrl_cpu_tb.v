@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_ctrl_cpu_tb.v - self-checking bench of the controller core: 64 KiB
 // of RAM with random wait states, and a test port that logs signature
 // words, characters, and ends the run on a controller trap.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_mmio_tb.v - self-checking bench of the controller register block
 // against docs/soc.md: INFO values, read/write registers, the dispatch
 // handshake, core reset pulse and busy, the launch-window counters

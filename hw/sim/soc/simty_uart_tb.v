@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_uart_tb.v - self-checking bench of the link UART and its FIFOs:
 // loopback through the PHY, bit-level frames at the configured baud (and
 // 3% off it), glitches, framing errors, RX overrun, the exact bit timing of

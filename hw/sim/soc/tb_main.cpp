@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // tb_main.cpp - Verilator driver shared by the SoC unit benches: toggles
 // clk_i until the bench calls $finish or +max_cycles=N (default 10M)
 // pass; a time-out prints TIMEOUT and exits 2.

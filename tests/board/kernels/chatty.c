@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* chatty.c - board test kernel: every thread prints one long line, far
  * more bytes in all than the SoC's console FIFO and the firmware's
  * buffer hold, so printing threads stall until the host drains; the host

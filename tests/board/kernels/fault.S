@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fault.S - board test kernel: logical thread FAULT_TID stores to an
  * address outside DATA at `bad_store`; every other thread ends. The host
  * expects STORE_OUT_OF_RANGE with pc = bad_store, tid = FAULT_TID and

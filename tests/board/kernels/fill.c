@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fill.c - board test kernel: every thread writes a value computed from
  * its logical id, through a divergent branch and a call, into out[]; one
  * thread prints a line on the device console. The host recomputes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spin.c - board test kernel that never ends (for ABORT and time-outs):
  * every thread counts in memory forever. */
 #include <simty_kernel.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* axpb.c - out[i] = a * in[i] + b for i < n, one element per thread;
  * `calls` counts the launches since load (.data is set up per load). */
 #include <simty_kernel.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* big_data.c - 128 KiB of .bss: too big for a device with 64 KiB of data
  * memory, fine on the default 1 MiB. */
 #include <simty_kernel.h>

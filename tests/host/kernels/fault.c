@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fault.c - thread `victim` stores to address 0 (outside data memory);
  * the others write out[tid] = tid + 1 first. */
 #include <simty_kernel.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* globals.c - for the CLI tests: out[t] = w[0] * t + w[1] from a
  * two-word argument block (simty run --arg A --arg B, or --args table,
  * an initialised array). Without an argument block the first load

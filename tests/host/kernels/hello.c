@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hello.c - device printf: each thread prints one full line, then odd
  * threads leave an unfinished line that the host flushes at the end. */
 #include <stdio.h>

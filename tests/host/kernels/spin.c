@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spin.c - never ends: for host time-out and abort tests. */
 #include <simty_kernel.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // bad_layout - an entry point outside the loaded code, a kernel too large
 // for the populated memory, stacks over the kernel data, missing symbols
 // and bad options: a clear message, exit 1 (2 for usage), nothing runs.

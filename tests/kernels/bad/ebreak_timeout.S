@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // ebreak_timeout - ebreak faults (cause 8, addr 0) at its pc; a launch that
 // runs past --max-cycles ends with a timeout fault.
 // threads: W * L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fault.h - harness for the fault kernels (RV32I assembly, via cpp).
  *
  * Every thread first stores tid + 1 to before[tid] (memory written before

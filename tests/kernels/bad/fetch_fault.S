@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // fetch_fault - jumps and branches to bad targets: misaligned targets fault
 // at the jump (misaligned_fetch, addr = target), targets outside the
 // populated CODE fault as fetch_out_of_range (addr = target). A not-taken

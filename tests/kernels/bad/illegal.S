@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // illegal - encodings outside Simty's ISA fault as illegal_instruction with
 // the instruction word as addr, at the instruction's pc, for the lowest
 // lane that executes it; memory written before the fault stays.

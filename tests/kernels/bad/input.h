@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* input.h - a small valid kernel for the bad-input tests, which break it
  * from outside (patched headers, tight memory sizes, missing symbols). */
 #include <stdint.h>

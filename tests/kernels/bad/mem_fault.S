@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // mem_fault - loads and stores with a bad address on the upper lanes of
 // the last block: the fault names the cause, the instruction, the lowest
 // bad lane and its address; alignment is checked before range; no lane of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // too_large - a kernel whose data (2 MiB) exceeds the populated data
 // memory (1 MiB by default) is refused at load, exit 1.
 // run: default-data-size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // wrong_machine - ELF files for another machine are refused (exit 1).
 // run: x86-64-machine
 // A valid kernel whose e_machine says x86-64 (62).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // branches - beq, bne, blt, bge, bltu, bgeu, taken and not taken, forward and
 // backward, signed and unsigned edges; lanes of a warp disagree (divergence).
 // dump: result:N + L

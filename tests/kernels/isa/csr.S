@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // csr - every Simty CSR read through all four csrr forms; the runner checks
 // the values against the launch (ids, counts, args, stack layout, sp).
 // args: argblock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // fence_ecall - fence, fence.i and fence.tso are no-ops; ecall ends only the
 // calling threads (whatever a0 and a7 hold), the others of the warp go on.
 // dump: result:N + L

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """gen_tables.py - write the table-driven ISA tests (alu_reg.S, alu_imm.S,
 shifts.S, compares.S) from the operand lists below and a direct reading of
 the RV32I specification. Run from this directory after editing:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa.h - harness shared by the ISA tests (RV32I assembly, via cpp).
  *
  * Every thread of the launch runs every check of a test. s0 holds the

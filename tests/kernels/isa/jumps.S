@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // jumps - jal and jalr: targets, link values (pc + 4), forward and backward,
 // jalr offsets, bit 0 of the target cleared, rd = rs1, per-thread targets.
 // dump: result:N + L

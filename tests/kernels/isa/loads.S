@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // loads - lb, lbu, lh, lhu, lw at every byte offset, sign and zero extension,
 // positive and negative immediates. Lanes read different offsets of one line.
 // dump: result:N + L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // lui_auipc - lui loads the upper 20 bits and clears the lower 12; auipc adds
 // the shifted immediate to its own address (positive, negative, wrapping).
 // dump: result:N + L

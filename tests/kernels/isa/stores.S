@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // stores - sb at every byte offset, sh at every halfword offset, sw, with
 // immediates; only the addressed bytes change, high register bits ignored.
 // dump: result:N + L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // x0 - writes to x0 are discarded by every instruction kind, reads give 0.
 // dump: result:N + L
 // dump: done:N + L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // break_continue - a loop with per-thread continue and break conditions;
 // every path the conditions create rejoins before the loop's end, so the
 // witness after the loop runs once per block and every split merges.

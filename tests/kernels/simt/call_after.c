@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // call_after - a call inside a divergent if to a function placed after the
 // caller. The calling lanes run at depth + 1, so they go before the lanes
 // waiting at the join even though the callee's pc is higher; after the

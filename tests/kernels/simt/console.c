@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // console - device printf: every thread's bytes are tagged with its id and
 // regrouped into lines by the runner; an unfinished line is flushed at the
 // end. Console stores of a path are served in one transaction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // console_lanes - a path's console stores are one transaction serving all
 // its lanes (rule 5), whatever values they write.
 // dump: out:N

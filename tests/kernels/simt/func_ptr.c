@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // func_ptr - calls through a table of function pointers indexed by tid & 3:
 // the jalr (a call: depth + 1) runs the leader's callee to its return
 // before the replaying lanes jump again; all meet after the call.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // if_else - an if/else on lane parity splits each warp once and the two
 // paths merge at the join: the witness after the join runs once per block.
 // threads: W * L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // loop_trips - a loop whose trip count is the thread's lane + 1: each
 // iteration's exit test lets one more lane leave; the leavers wait at the
 // loop exit (higher pc) and merge there, one merge per divergent exit.

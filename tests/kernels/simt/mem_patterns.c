@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // mem_patterns - the leader/follower rule on unit-stride, permuted,
 // broadcast, sub-word, strided, offset and scattered accesses. main is a
 // leaf that touches no stack, so the counters hold exactly these accesses

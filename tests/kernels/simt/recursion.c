@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // recursion - each thread recurses to its own depth (its lane number).
 // At every level one lane takes the base case and waits at a different
 // call depth; the deepest path always runs first, and the levels merge back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* simt.h - helpers shared by the SIMT behaviour kernels. */
 #ifndef SIMT_H
 #define SIMT_H

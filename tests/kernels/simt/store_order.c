@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // store_order - lanes of one warp store to the same word and to the same
 // bytes in one transaction: stores apply in lane order, so the highest
 // served lane's byte remains (docs/architecture.md, section 3, rule 4).

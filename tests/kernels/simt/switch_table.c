@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // switch_table - a switch on tid & 7 compiled to a jump table: one jalr
 // with per-lane targets. Lanes with the leader's target go on, the others
 // replay the jump (lower pc, so they run first) until every distinct case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // value_structure - uniform and affine register vectors: 100 instructions
 // that write the same value on every lane, 100 that write tid + 5 (affine,
 // stride 1) and 100 that write tid ^ 5 (neither, with 3 or more lanes; any

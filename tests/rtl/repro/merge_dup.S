@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 # merge_dup.S - eight single-lane paths reconverge at `join` one by one
 # (divergent branches on the lane bits); on the RTL lanes 5 and 6 run
 # `join` twice (see tests/rtl/FINDINGS.md, entry 2). One warp of 8 lanes:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 # merges_count.S - randprog.py --seed 10 --size 0.25 --functions 2: the
 # RTL counts one path_merges more than the model (traces equal) at 1x8,
 # 8 threads (see tests/rtl/FINDINGS.md, entry 3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_kernel.c - kernel for the simty-model CLI test (test_cli.py):
  * console lines (finished and unfinished), --args, --dump with negative

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_core_shell.v - the Simty core alone, made placeable for the
 // scaling table (scripts/board_report.sh): its ~1,000 port bits do not
 // fit any package, so every input comes from a shift register fed by one

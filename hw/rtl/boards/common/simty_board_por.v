@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_por.v - power-on reset for the board tops: holds rst_o high
 // for 2^BITS clock cycles after configuration and after the (optional)
 // reset button is released, then releases it synchronously.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_soc.v - what every FPGA board top instantiates: the Simty
 // SoC with its UART PHY (PHY = 1; the byte bridge tied off) and the
 // status LED logic (simty_board_status). A top adds only its clock

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_status.v - status LEDs of the board tops (1 = lit; each
 // top inverts for active-low LEDs):
 //   heartbeat_o  blinks at about 1 Hz while the SoC is out of reset: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_hx8k.v - board top for the Lattice iCE40-HX8K breakout board
 // (iCE40HX8K-CT256): the Simty SoC (common/simty_board_soc.v) on the
 // 12 MHz oscillator, its host link on the FT2232H's channel B (UART, with

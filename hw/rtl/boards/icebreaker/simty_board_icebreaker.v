@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_icebreaker.v - board top for the 1BitSquared iCEBreaker
 // (iCE40UP5K-SG48): the Simty SoC (common/simty_board_soc.v) on the
 // 12 MHz oscillator, its host link on the FT2232H's channel B (UART),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simty_board_ulx3s.v - board top for the Radiona ULX3S with an ECP5
 // LFE5U-85F (CABGA381): the Simty SoC on the 25 MHz oscillator, its host
 // link on the FT231X UART, status on the eight LEDs. The SoC and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // alu: ALU-bound loop, no memory in the loop: issue rate.
 #include "simty_kernel.h"
 int out[1024];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // diverge: if/else divergence, data-dependent loops, calls and recursion.
 #include "simty_kernel.h"
 int out[256];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // fault: a misaligned load by some lanes.
 #include "simty_kernel.h"
 int buf[64];

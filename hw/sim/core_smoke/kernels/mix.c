@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // mix: per-thread function pointers (indirect-jump replay), strided and
 // scattered accesses (memory replay), byte/half stores merging in a line.
 #include "simty_kernel.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // vadd: straight-line code, loads/stores, a uniform loop.
 #include "simty_kernel.h"
 int a[256], b[256], c[256];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cprog.c - a C workload for the controller core whose signature words
  * are compared with the same file compiled for the host: CRC-32, sorting,
  * recursion, function pointers, jump tables, 64-bit and libgcc multiply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rv32i_all.S - every RV32I instruction of the controller core, checked
  * against values worked out from the RISC-V unprivileged spec (v2.1).
  *

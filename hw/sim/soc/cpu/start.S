@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* start.S - entry of the C bench program: stack, .bss, main, then ecall
  * (the bench ends the run at the trap and checks it is an ecall). */
   .section .text.start, "ax"

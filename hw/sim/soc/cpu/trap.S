@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* trap.S - one controller trap per CASE (-DCASE=n): the bench must stop
  * at `trap_here` with cause `expected_cause` (simty_ctrl_cpu TRAP_*),
  * and nothing after it may run (it would write a failure signature). */
