@@ -94,7 +94,8 @@ extern "C" {
   X(ESTALE, -17, "kernel no longer loaded on the device")                    \
   X(ESTACK, -18, "thread stacks would overlap kernel data or allocations")   \
   X(EDEVICE, -19, "the device reported an error")                            \
-  X(ENOTSUP, -20, "not supported by this device")
+  X(ENOTSUP, -20, "not supported by this device")                          \
+  X(ELINK, -21, "no answer from the device: the link is lost")
 
 /** Error codes returned by the library (0 = success). */
 enum simty_error {
