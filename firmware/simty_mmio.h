@@ -70,6 +70,41 @@
 #define SIMTY_UART_TX_READY 0x2u      /* the transmitter takes a byte */
 #define SIMTY_UART_RX_OVERRUN 0x4u    /* sticky; write 1 to clear */
 
+/* SoC identification (issue 19): version and build of the bitstream. */
+#define SIMTY_MMIO_HW_VERSION 0x0C0u /* R: major << 16 | minor << 8 | patch */
+#define SIMTY_MMIO_HW_BUILD 0x0C4u   /* R: source digest, 0 when unknown */
+#define SIMTY_MMIO_LINK_BAUD 0x0C8u  /* R: the UART's rate in bits/s */
+
+/* Link engine (docs/soc.md): COBS, CRC-32 and copies in hardware. */
+#define SIMTY_MMIO_LINK_CTRL 0x100u      /* RW */
+#define SIMTY_LINK_CTRL_ENABLE 0x1u      /* the engine owns the UART FIFOs */
+#define SIMTY_LINK_CTRL_RESET 0x2u       /* W: drop frames, empty queues */
+#define SIMTY_MMIO_LINK_INFO 0x104u      /* R: 7:0 RX slots, 15:8 TX slots,
+                                            31:16 slot stride */
+#define SIMTY_MMIO_LINK_RX_STATUS 0x110u /* R: bits below */
+#define SIMTY_LINK_RX_READY 0x1u         /* a frame is held */
+#define SIMTY_LINK_RX_SLOT_SHIFT 1u      /* bits 3:1 its RX slot */
+#define SIMTY_LINK_RX_KIND_SHIFT 4u      /* bits 5:4 SIMTY_LINK_KIND_* */
+#define SIMTY_LINK_RX_LEN_SHIFT 16u      /* bits 31:16 bytes decoded */
+#define SIMTY_LINK_KIND_FRAME 0u
+#define SIMTY_LINK_KIND_BAD_CRC 1u
+#define SIMTY_LINK_KIND_BAD_LENGTH 2u
+#define SIMTY_MMIO_LINK_RX_RELEASE 0x114u   /* W: free the held frame's slot */
+#define SIMTY_MMIO_LINK_RX_FRAMES 0x118u    /* R: good frames (wraps) */
+#define SIMTY_MMIO_LINK_RX_BAD_CRC 0x11Cu   /* R */
+#define SIMTY_MMIO_LINK_RX_BAD_LENGTH 0x120u /* R */
+#define SIMTY_MMIO_LINK_RX_RUNTS 0x124u     /* R */
+#define SIMTY_MMIO_LINK_TX_SEND 0x140u   /* W: 3:0 TX slot, 28:16 length */
+#define SIMTY_LINK_TX_LEN_SHIFT 16u
+#define SIMTY_MMIO_LINK_TX_STATUS 0x144u /* R: bits below */
+#define SIMTY_LINK_TX_FULL 0x1u          /* the send queue takes no more */
+#define SIMTY_LINK_TX_IDLE 0x2u          /* nothing queued or being sent */
+#define SIMTY_MMIO_LINK_TX_BUSY 0x148u   /* R: bit j = TX slot j in use */
+#define SIMTY_MMIO_COPY_SRC 0x160u       /* RW byte address */
+#define SIMTY_MMIO_COPY_DST 0x164u       /* RW byte address */
+#define SIMTY_MMIO_COPY_LEN 0x168u       /* RW bytes */
+#define SIMTY_MMIO_COPY_GO 0x16Cu        /* W: start; R bit 0: busy */
+
 #define SIMTY_MMIO_ID_VALUE 0x53494D54u /* "SIMT" */
 
 #endif /* SIMTY_MMIO_H */

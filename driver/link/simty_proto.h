@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * simty_proto.h - the Simty host link protocol, version 1: command and
+ * simty_proto.h - the Simty host link protocol, version 2: command and
  * error codes, frame header layout and every payload layout, as byte
  * offsets (all multi-byte fields little-endian). docs/protocol.md is the
  * prose; this header is the one source of the numbers, shared by the
@@ -11,7 +11,7 @@
 #ifndef SIMTY_PROTO_H
 #define SIMTY_PROTO_H
 
-#define SIMTY_PROTO_VERSION 1u
+#define SIMTY_PROTO_VERSION 2u
 
 /* ---- Frame (before COBS) ----
  *   0 u8  version      SIMTY_PROTO_VERSION
@@ -73,7 +73,8 @@ enum simty_command {
   X(NO_LAUNCH, 8, "no launch is running")                                      \
   X(BAD_ARGUMENT, 9, "invalid argument")                                       \
   X(STACK_OVERLAP, 10, "thread stacks would overlap kernel data")              \
-  X(INTERNAL, 11, "device internal error")
+  X(INTERNAL, 11, "device internal error")                                    \
+  X(SEQUENCE, 12, "request out of order")
 
 enum simty_link_status {
 #define SIMTY_X_(name, code, text) SIMTY_ST_##name = code,
@@ -82,7 +83,7 @@ enum simty_link_status {
 };
 #define SIMTY_ERROR_PAYLOAD 4u
 
-/* ---- INFO: request empty; response 32 bytes ---- */
+/* ---- INFO: request empty; response 48 bytes ---- */
 #define SIMTY_INFO_PROTO_VERSION 0 /* u8 */
 #define SIMTY_INFO_COUNTER_COUNT 1 /* u8 */
 #define SIMTY_INFO_MAX_PAYLOAD 2   /* u16 */
@@ -94,7 +95,15 @@ enum simty_link_status {
 #define SIMTY_INFO_DATA_SIZE 20    /* u32 */
 #define SIMTY_INFO_CLOCK_HZ 24     /* u32 */
 #define SIMTY_INFO_FW_VERSION 28   /* u32 */
-#define SIMTY_INFO_SIZE 32u
+#define SIMTY_INFO_BAUD 32         /* u32 link rate, bits/s */
+#define SIMTY_INFO_WINDOW 36       /* u16 requests a host may have outstanding */
+#define SIMTY_INFO_LINK_FLAGS 38   /* u16 SIMTY_LINK_FLAG_* */
+#define SIMTY_INFO_HW_VERSION 40   /* u32 SoC version register */
+#define SIMTY_INFO_HW_BUILD 44     /* u32 SoC build identifier */
+#define SIMTY_INFO_SIZE 48u
+#define SIMTY_LINK_FLAG_ENGINE 0x1u /* frames handled by the link engine */
+/* Largest window the protocol allows (INFO reports the device's). */
+#define SIMTY_MAX_WINDOW 16u
 
 /* ---- WRITE: request u32 addr + 1..max_payload-4 data bytes; response
  * empty ---- */

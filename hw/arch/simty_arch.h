@@ -40,6 +40,12 @@
 #define SIMTY_MMIO_BASE 0xF0000000u
 #define SIMTY_MMIO_WINDOW 0x00010000u
 
+/* The link engine's frame buffer (RX then TX slots), in the upper half of
+ * the MMIO window: the controller's only, never the host's. */
+#define SIMTY_LINKBUF_BASE 0xF0008000u
+#define SIMTY_LINKBUF_WINDOW 0x00008000u
+#define SIMTY_LINK_SLOT_BYTES 4112u /* 12 + 4096 bytes, rounded up to 16 */
+
 /* Sizes actually populated on the simulated board and the model by
  * default. A board may populate less (reported by INFO); never more than
  * the window. */
