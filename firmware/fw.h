@@ -40,7 +40,8 @@
 /* Cheap refill checks per fw_poll() iteration while a launch runs. */
 #define FW_REFILL_SPINS 8u
 
-#define FW_VERSION 0x00010000u /* 1.0.0 */
+/* The release version (hw/arch/simty_arch.h), reported by INFO. */
+#define FW_VERSION SIMTY_VERSION_CODE
 
 #if FW_MAX_PAYLOAD < SIMTY_MIN_PAYLOAD || FW_MAX_PAYLOAD > SIMTY_MAX_PAYLOAD
 #error "FW_MAX_PAYLOAD outside the protocol's range"

@@ -102,7 +102,7 @@ install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME) $(HOSTLIB_D
 	  $(INSTALL_ROOT)/lib/simty/
 	cp $(HOSTLIB_HEADER) $(BUILD)/include/simty_kernel.h $(BUILD)/include/simty_arch.h \
 	  $(INSTALL_ROOT)/include/
-	sed 's|@PREFIX@|$(PREFIX)|' $(HOSTLIB_DIR)/simty.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/simty.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SIMTY_VERSION_STRING)|' $(HOSTLIB_DIR)/simty.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/simty.pc
 
 # ---- Tests (tests/host/) ----
 HOST_TEST_DIR := tests/host

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# release.mk - what makes the project adoptable: the license check.
+# release.mk - what makes the project adoptable: the license check and
+# the release tarball.
 #
 #   make test-license   every source file carries the SPDX line (LICENSE)
 
@@ -7,3 +8,28 @@ TEST_SUITES += license
 .PHONY: test-license
 test-license:
 	sh scripts/check_license.sh
+
+# ---- make dist: the release tarball ----
+#   make dist         $(BUILD)/simty-VERSION.tar.gz from the committed tree
+#   make test-dist    the tarball unpacks, builds and passes the fast suites
+#                     outside the git checkout
+DIST_NAME := simty-$(SIMTY_VERSION_STRING)
+DIST_TARBALL := $(BUILD)/$(DIST_NAME).tar.gz
+DIST_SUITES ?= license link host-api
+
+.PHONY: dist test-dist
+dist: | $(BUILD)/
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	  { echo "make dist: needs the git checkout (the tarball holds the committed files)"; exit 1; }
+	@git diff --quiet HEAD -- || \
+	  echo "make dist: warning: uncommitted changes are not in the tarball"
+	git archive --format=tar.gz --prefix=$(DIST_NAME)/ -o $(DIST_TARBALL) HEAD
+	@echo "dist: $(DIST_TARBALL) ($$(wc -c < $(DIST_TARBALL)) bytes)"
+
+DIST_TEST_DIR := $(BUILD)/dist-test
+TEST_SUITES += dist
+test-dist: dist
+	rm -rf $(DIST_TEST_DIR) && mkdir -p $(DIST_TEST_DIR)
+	tar -xzf $(DIST_TARBALL) -C $(DIST_TEST_DIR)
+	cd $(DIST_TEST_DIR)/$(DIST_NAME) && [ ! -e .git ] && \
+	  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh scripts/run-suites.sh $(DIST_SUITES)

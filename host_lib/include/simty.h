@@ -62,8 +62,34 @@
 extern "C" {
 #endif
 
-/** Library version (major * 10000 + minor * 100 + patch). */
-#define SIMTY_VERSION 100
+/**
+ * @name Version
+ * The release version of this header, from hw/arch/simty_arch.h (the one
+ * source): SIMTY_VERSION_MAJOR, _MINOR, _PATCH and SIMTY_VERSION_CODE
+ * (major << 16 | minor << 8 | patch, as firmware and bitstreams report
+ * theirs) come from there.
+ */
+/** @{ */
+#define SIMTY_VERSION_STR_(x) #x
+#define SIMTY_VERSION_STR(x) SIMTY_VERSION_STR_(x)
+/** "major.minor.patch" */
+#define SIMTY_VERSION_STRING                                                 \
+  SIMTY_VERSION_STR(SIMTY_VERSION_MAJOR)                                     \
+  "." SIMTY_VERSION_STR(SIMTY_VERSION_MINOR) "." SIMTY_VERSION_STR(          \
+      SIMTY_VERSION_PATCH)
+/** major * 10000 + minor * 100 + patch, for #if comparisons. */
+#define SIMTY_VERSION                                                        \
+  (SIMTY_VERSION_MAJOR * 10000 + SIMTY_VERSION_MINOR * 100 +                 \
+   SIMTY_VERSION_PATCH)
+
+/**
+ * Version of the library linked in (which may differ from the header a
+ * program was compiled with).
+ * @return "major.minor.patch"; *code (if not NULL) gets
+ *         major << 16 | minor << 8 | patch.
+ */
+const char *simty_version(uint32_t *code);
+/** @} */
 
 /* ------------------------------------------------------------------ */
 /** @name Errors */

@@ -29,6 +29,13 @@ const char *simty_strerror(int error)
   }
 }
 
+const char *simty_version(uint32_t *code)
+{
+  if (code)
+    *code = SIMTY_VERSION_CODE;
+  return SIMTY_VERSION_STRING;
+}
+
 const char *simty_error_name(int error)
 {
   switch (error) {

@@ -26,6 +26,7 @@
 
 #include "selftest_kernel.h"
 #include "simty.h"
+#include "simty_proto.h"
 
 #define PROG "simty"
 
@@ -36,6 +37,7 @@ extern const unsigned long simty_selftest_elf_size;
 
 static const char usage_text[] =
     "usage: " PROG " [--device URI] [--json] COMMAND [options]\n"
+    "       " PROG " --version\n"
     "\n"
     "commands:\n"
     "  info                      describe the device\n"
@@ -61,6 +63,13 @@ static const char usage_text[] =
     "Exit: 0 ok, 1 error, 2 usage, 3 kernel fault or time-out.\n";
 
 /* ---- Small helpers ---- */
+
+/* The host side's versions; `info` adds the device's. */
+static void print_version(void)
+{
+  printf(PROG " %s (host library %s, link protocol %u)\n", SIMTY_VERSION_STRING,
+         simty_version(NULL), (unsigned)SIMTY_PROTO_VERSION);
+}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -971,6 +980,11 @@ int main(int argc, char **argv)
     const char *opt = argv[i];
     if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
       fputs(usage_text, stdout);
+      rc = EXIT_OK;
+      goto out;
+    }
+    if (strcmp(opt, "--version") == 0) {
+      print_version();
       rc = EXIT_OK;
       goto out;
     }

@@ -13,3 +13,6 @@ $(ARCH_VH): $(ARCH_GEN) | $(BUILD)/gen/
 
 $(ARCH_LD): $(ARCH_GEN) | $(BUILD)/gen/
 	$(ARCH_GEN) ld > $@.tmp && mv $@.tmp $@
+
+# The release version (major.minor.patch), read from simty_arch.h.
+SIMTY_VERSION_STRING := $(shell awk '/^\#define SIMTY_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $$3} END {print v}' hw/arch/simty_arch.h)

@@ -41,6 +41,8 @@ static void emit_verilog(void)
   SIMTY_COUNTER_MAP(SIMTY_X_)
 #undef SIMTY_X_
   printf("localparam integer SIMTY_CTR_COUNT = %d;\n", SIMTY_CTR_COUNT);
+  printf("localparam [31:0] SIMTY_VERSION_CODE = 32'h%08x;\n",
+         (unsigned)SIMTY_VERSION_CODE);
 }
 
 static void emit_ld(void)

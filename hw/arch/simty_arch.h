@@ -15,6 +15,18 @@
 #ifndef SIMTY_ARCH_H
 #define SIMTY_ARCH_H
 
+/* ---- Release version: the one source ----
+ * The host library (SIMTY_VERSION_*, simty_version()), simty.pc, the
+ * firmware (INFO fw_version), the SoC's HW_VERSION register, CHANGELOG.md
+ * and the release tarball's name all take it from here. */
+#define SIMTY_VERSION_MAJOR 0
+#define SIMTY_VERSION_MINOR 2
+#define SIMTY_VERSION_PATCH 0
+/* As the firmware and the SoC report it: major << 16 | minor << 8 | patch. */
+#define SIMTY_VERSION_CODE                                                   \
+  ((SIMTY_VERSION_MAJOR << 16) | (SIMTY_VERSION_MINOR << 8) |                \
+   SIMTY_VERSION_PATCH)
+
 /* ---- Memory map (byte addresses, as seen by Simty and the controller) ---- */
 
 /* Controller firmware: code, data and stack. Private: never host-writable. */

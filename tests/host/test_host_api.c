@@ -121,6 +121,26 @@ static void test_strerror(void **state)
   assert_string_equal(simty_error_name(12345), "SIMTY_UNKNOWN");
 }
 
+/* The library reports the version of simty_arch.h, in both forms. */
+static void test_version(void **state)
+{
+  (void)state;
+  uint32_t code = 0;
+  const char *v = simty_version(&code);
+  char want[32];
+  snprintf(want, sizeof want, "%d.%d.%d", SIMTY_VERSION_MAJOR,
+           SIMTY_VERSION_MINOR, SIMTY_VERSION_PATCH);
+  assert_string_equal(v, want);
+  assert_string_equal(SIMTY_VERSION_STRING, want);
+  assert_int_equal(code, ((uint32_t)SIMTY_VERSION_MAJOR << 16) |
+                             ((uint32_t)SIMTY_VERSION_MINOR << 8) |
+                             (uint32_t)SIMTY_VERSION_PATCH);
+  assert_int_equal(SIMTY_VERSION, SIMTY_VERSION_MAJOR * 10000 +
+                                      SIMTY_VERSION_MINOR * 100 +
+                                      SIMTY_VERSION_PATCH);
+  assert_non_null(simty_version(NULL));
+}
+
 static void test_bad_uri(void **state)
 {
   (void)state;
@@ -770,6 +790,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_strerror),
+      cmocka_unit_test(test_version),
       cmocka_unit_test(test_bad_uri),
       cmocka_unit_test(test_env_uri),
       cmocka_unit_test(test_info),

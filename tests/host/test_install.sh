@@ -26,6 +26,10 @@ cd "$work"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 cflags=$(pkg-config --cflags simty) || fail "pkg-config --cflags simty"
 libs=$(pkg-config --libs simty) || fail "pkg-config --libs simty"
+ver=$(awk '/^#define SIMTY_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $3} END {print v}' \
+  "$src/hw/arch/simty_arch.h")
+[ "$(pkg-config --modversion simty)" = "$ver" ] ||
+  fail "simty.pc says version $(pkg-config --modversion simty), the source $ver"
 case "$cflags" in *"$prefix/include"*) ;; *) fail "cflags lack the include dir: $cflags" ;; esac
 # The host program, with the installed header and library only.
 ${CC:-cc} -std=c11 -Wall -Werror -I"$src/examples/common" -I"$src/examples/vecadd" \
@@ -42,7 +46,7 @@ grep -q "fault: load_out_of_range" err.txt || fail "installed simty run fault li
 # installed simty, with nothing in the environment pointing at it.
 if [ -x "$prefix/bin/simty-sim" ]; then
   env -u SIMTY_SIM "$prefix/bin/simty" --device sim info 2>/dev/null |
-    grep -q "protocol:    version 1" || fail "installed simty cannot start the installed simty-sim"
+    grep -q "protocol:    version 2" || fail "installed simty cannot start the installed simty-sim"
   echo "test_install: the installed simulated board answers"
 fi
 echo "test_install: installed tree works (simty-cc, pkg-config, libsimty, simty)"
