@@ -3,12 +3,14 @@
 # check_license.sh - every source file carries the project's SPDX line
 # (`SPDX-License-Identifier: Apache-2.0`) in its first three lines, and the
 # LICENSE file is there. Sources are the tracked files in a git checkout,
-# or every file under the tree in an unpacked release tarball. Prints each
+# or every file under the tree in an unpacked release tarball (even one
+# unpacked inside another checkout). Prints each
 # offender and exits 1 if there is one.
 set -u
 cd "$(dirname "$0")/.."
 tag='SPDX-License-Identifier: Apache-2.0'
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+top=$(git rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ]; then
   list() { git ls-files; }
 else
   list() { find . -path ./build -prune -o -type f -print | sed 's|^\./||'; }
