@@ -120,8 +120,10 @@ test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test
 #   make simty-sim-4x4-uart   the 4x4 board with the real UART PHY (--uart-phy)
 SIM_BOARD_DIR := hw/sim/board
 SIM_BOARD_OUT := $(BUILD)/sim
-SIM_BOARD_CLK_HZ ?= 12000000
-SIM_BOARD_BAUD ?= 1000000
+# The ULX3S's clock and link rate (docs/boards.md): what users without a
+# board see is what the flagship board does.
+SIM_BOARD_CLK_HZ ?= 25000000
+SIM_BOARD_BAUD ?= 3000000
 # The firmware's populated RAM (firmware.mk's FW_RAM_SIZE, read when a
 # recipe runs: that fragment is included after this one).
 SIM_BOARD_FW_SIZE ?= $(shell printf '%d' $(or $(FW_RAM_SIZE),32768))
@@ -129,11 +131,13 @@ SIM_BOARD_JOBS ?= 2
 SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
   simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v)
 SIM_BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(filter-out %_tb.v,$(wildcard hw/rtl/core/*.v)))
-SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o
+SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o \
+  $(SIM_BOARD_OUT)/board_obj/simty_sim_usb.o
 
 # Built by a pattern rule and used by pattern rules: keep them.
 .SECONDARY: $(SIM_BOARD_C_OBJS) $(SIM_BOARD_OUT)/board_obj/
-$(SIM_BOARD_OUT)/board_obj/%.o: $(SIM_BOARD_DIR)/%.c $(SIM_BOARD_DIR)/%.h | $(SIM_BOARD_OUT)/board_obj/
+$(SIM_BOARD_OUT)/board_obj/%.o: $(SIM_BOARD_DIR)/%.c $(SIM_BOARD_DIR)/%.h \
+  $(SIM_BOARD_DIR)/simty_sim_usb.h | $(SIM_BOARD_OUT)/board_obj/
 	$(CC) $(HOST_CFLAGS) -c -o $@ $<
 
 sim_board_w = $(word 1,$(subst x, ,$(1)))
@@ -166,7 +170,7 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
 SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
   $(if $(RTL_CORE_INCS),$(RTL_CORE_INCS),$(wildcard hw/rtl/core/*.vh)) \
   $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
-  $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h
+  $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h $(SIM_BOARD_DIR)/simty_sim_usb.h
 
 $(SIM_BOARD_OUT)/board_%/simty-sim-bin: $(SIM_BOARD_DEPS)
 	@mkdir -p $(@D)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 // simty_sim_main.cpp - Verilator glue of the simulated board: clocks the
 // SoC (simty_sim_top), moves bytes between its byte bridge and the host
-// socket (simty_sim_link.c), optional waveform, cycle report on exit.
+// socket (simty_sim_link.c) through the FTDI bridge's USB timing
+// (simty_sim_usb.c) at the UART's rate, optional waveform, cycle report
+// on exit.
 // Configuration comes from the build: SIM_WARPS, SIM_LANES, SIM_CLK_HZ,
 // SIM_BAUD, SIM_TRACE (0 none, 1 VCD, 2 FST), SIM_FW_WORDS, SIM_UART_PHY
 // (1: the top is simty_sim_uart_top, built with the same class name).
@@ -14,6 +16,7 @@
 #include "Vsimty_sim_top.h"
 #include "simty_sim_link.h"
 #include "simty_sim_opts.h"
+#include "simty_sim_usb.h"
 #include "verilated.h"
 #if SIM_TRACE == 1
 #include "verilated_vcd_c.h"
@@ -26,6 +29,9 @@ typedef VerilatedFstC Trace;
 // Socket polls happen every PUMP_CYCLES cycles: often enough for
 // sub-millisecond link latency, rarely enough to cost nothing.
 static const unsigned PUMP_CYCLES = 1024;
+// The USB model hands packets over at this granularity (a power of two,
+// far below a frame: 2.6 us at 25 MHz).
+static const unsigned USB_CYCLES = 64;
 static volatile std::sig_atomic_t g_stop = 0;
 static void on_signal(int) { g_stop = 1; }
 
@@ -71,10 +77,30 @@ int main(int argc, char **argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
 
-  // A byte on the wire takes 10 bit times (8N1).
-  const unsigned long long byte_cycles =
-      opt.paced ? (10ull * SIM_CLK_HZ + SIM_BAUD - 1) / SIM_BAUD : 0;
+  // A byte on the wire takes 10 bit times (8N1); with the UART PHY the
+  // bits themselves take that time.
+  // byte_cycles + byte_frac/SIM_BAUD cycles a byte: the fraction is
+  // carried over so that the average is the wire's exact rate.
+  const bool pace = opt.paced && !SIM_UART_PHY;
+  const unsigned long long byte_cycles = pace ? 10ull * SIM_CLK_HZ / SIM_BAUD : 0;
+  const unsigned long long byte_frac = pace ? 10ull * SIM_CLK_HZ % SIM_BAUD : 0;
+  unsigned long long rx_frac = 0, tx_frac = 0;
+  auto byte_time = [&](unsigned long long &acc) {
+    acc += byte_frac;
+    if (acc >= SIM_BAUD) {
+      acc -= SIM_BAUD;
+      return byte_cycles + 1;
+    }
+    return byte_cycles;
+  };
   unsigned long long next_rx_ok = 0, next_tx_ok = 0;
+  // The USB side: host bytes usable by the UART up to a running count,
+  // board bytes handed to the host in packets.
+  static simty_sim_usb usb;
+  simty_sim_usb_init(&usb, opt.usb, SIM_CLK_HZ);
+  const bool usb_on = opt.usb != SIMTY_SIM_USB_OFF;
+  uint64_t usable = 0;        // host bytes that have reached the chip
+  uint8_t packet[SIMTY_SIM_USB_RXBUF];
   unsigned long long cycle = 0;
   int exit_code = 0;
   // --profile: cycles per controller word address (trap_pc_o is the pc of
@@ -89,11 +115,17 @@ int main(int argc, char **argv) {
   for (;;) {
     if (cycle == 8) top->rst_i = 0;
     uint8_t in = 0;
-    bool have_in = cycle >= next_rx_ok && simty_sim_queue_peek(&link.to_device, &in);
+    // Bytes the UART has taken so far: those read from the host minus
+    // those still queued.
+    bool have_in = cycle >= next_rx_ok &&
+                   (!usb_on || link.bytes_in - simty_sim_queue_count(&link.to_device) <
+                                   usable) &&
+                   simty_sim_queue_peek(&link.to_device, &in);
     top->rx_valid_i = have_in;
     top->rx_data_i = in;
     top->tx_ready_i = cycle >= next_tx_ok &&
-                      simty_sim_queue_count(&link.to_host) < SIMTY_SIM_QUEUE;
+                      (usb_on ? simty_sim_usb_rx_room(&usb) != 0
+                              : simty_sim_queue_count(&link.to_host) < SIMTY_SIM_QUEUE);
     top->clk_i = 0;
     top->eval();
 #if SIM_TRACE
@@ -102,11 +134,14 @@ int main(int argc, char **argv) {
     // Handshakes complete at the coming rising edge.
     if (have_in && top->rx_ready_o) {
       simty_sim_queue_pop(&link.to_device);
-      next_rx_ok = cycle + byte_cycles;
+      next_rx_ok = cycle + byte_time(rx_frac);
     }
     if (top->tx_ready_i && top->tx_valid_o) {
-      simty_sim_queue_push(&link.to_host, top->tx_data_o);
-      next_tx_ok = cycle + byte_cycles;
+      if (usb_on)
+        simty_sim_usb_rx_byte(&usb, top->tx_data_o, cycle);
+      else
+        simty_sim_queue_push(&link.to_host, top->tx_data_o);
+      next_tx_ok = cycle + byte_time(tx_frac);
     }
     top->clk_i = 1;
     top->eval();
@@ -125,8 +160,18 @@ int main(int argc, char **argv) {
       exit_code = 3;
       break;
     }
+    if (usb_on && (cycle & (USB_CYCLES - 1)) == 0) {
+      usable = simty_sim_usb_usable(&usb, cycle);
+      uint32_t room = SIMTY_SIM_QUEUE - simty_sim_queue_count(&link.to_host);
+      uint32_t n;
+      while ((n = simty_sim_usb_to_host(&usb, cycle, packet, room)) != 0) {
+        for (uint32_t i = 0; i < n; i++) simty_sim_queue_push(&link.to_host, packet[i]);
+        room -= n;
+      }
+    }
     if (cycle % PUMP_CYCLES == 0) {
       if (simty_sim_link_pump(&link) < 0) std::perror("simty-sim: link");
+      if (usb_on) simty_sim_usb_host_sent(&usb, link.bytes_in, cycle);
       // The host hung up and every byte it sent has reached the firmware.
       if (link.peer_closed && simty_sim_queue_count(&link.to_device) == 0) break;
       if (g_stop) break;
@@ -155,8 +200,10 @@ int main(int argc, char **argv) {
     }
   }
   std::fprintf(stderr,
-               "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out\n",
+               "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out, "
+               "%llu USB packets in\n",
                cycle, secs, secs > 0 ? cycle / secs : 0.0,
-               (unsigned long long)link.bytes_in, (unsigned long long)link.bytes_out);
+               (unsigned long long)link.bytes_in, (unsigned long long)link.bytes_out,
+               (unsigned long long)usb.packets_in);
   return exit_code;
 }

@@ -4,6 +4,7 @@
  * simty_sim_opts.h and `simty-sim --help`).
  */
 #include "simty_sim_opts.h"
+#include "simty_sim_usb.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,13 @@ static const char usage[] =
     "  --lanes L      lanes per warp\n"
     "  --vcd FILE     dump a VCD waveform\n"
     "  --fst FILE     dump an FST waveform\n"
-    "  --paced        pass link bytes no faster than the modelled UART\n"
+    "  --usb fs|hs|off  USB timing of the FTDI bridge (default fs: the\n"
+    "                 ULX3S's FT231X, 1 ms frames, 62-byte packets, 1 ms\n"
+    "                 latency timer; hs: FT2232H, 125 us microframes)\n"
+    "  --unpaced      link bytes as fast as the firmware takes them, no USB\n"
+    "                 timing (quick tests; link figures are then not a\n"
+    "                 board's). By default bytes pass at the UART's rate\n"
+    "  --paced        the default (kept for old scripts)\n"
     "  --uart-phy     the board with the real UART PHY: bytes cross the\n"
     "                 SoC's RX/TX pins bit by bit at its baud rate\n"
     "  --max-cycles N stop after N cycles (exit 4)\n"
@@ -48,6 +55,8 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
   memset(o, 0, sizeof *o);
   o->port = -1;
   o->fd = -1;
+  o->paced = 1;
+  o->usb = SIMTY_SIM_USB_FS;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '+')
@@ -58,6 +67,26 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
     }
     if (!strcmp(a, "--paced")) {
       o->paced = 1;
+      continue;
+    }
+    if (!strcmp(a, "--unpaced")) {
+      o->paced = 0;
+      o->usb = SIMTY_SIM_USB_OFF;
+      continue;
+    }
+    if (!strcmp(a, "--usb")) {
+      const char *k = i + 1 < argc ? argv[++i] : "";
+      if (!strcmp(k, "fs"))
+        o->usb = SIMTY_SIM_USB_FS;
+      else if (!strcmp(k, "hs"))
+        o->usb = SIMTY_SIM_USB_HS;
+      else if (!strcmp(k, "off"))
+        o->usb = SIMTY_SIM_USB_OFF;
+      else {
+        fprintf(stderr, "simty-sim: --usb: expected fs, hs or off, not '%s'\n",
+                k);
+        return -1;
+      }
       continue;
     }
     if (!strcmp(a, "--uart-phy")) {

@@ -21,7 +21,8 @@ struct simty_sim_opts {
   int warps, lanes;      /* 0 = not given */
   int wave;              /* enum simty_sim_wave */
   const char *wave_file;
-  int paced;             /* model the UART wire rate */
+  int paced;             /* model the UART wire rate (default; --unpaced) */
+  int usb;               /* enum simty_sim_usb_kind: the FTDI's USB timing */
   int uart_phy;          /* --uart-phy: the binary must be the UART board */
   uint64_t max_cycles;   /* 0 = no limit */
   const char *profile;   /* controller pc histogram file, or NULL */
