@@ -24,7 +24,7 @@ bench-board-time: simty-sim examples
 # Link throughput on the simulated board at its default rate, with the
 # UART PHY and the FTDI bridge's USB timing, 1 MiB each way through the
 # host library (docs/performance.md, "Link throughput").
-LINK_BENCH := $(BUILD)/bin/simty-link-bench
+LINK_BENCH := $(BUILD)/bin/simty-bench-link
 LINK_BENCH_BYTES ?= 1048576
 $(LINK_BENCH): bench/link_bench.c $(BUILD)/lib/libsimty.a host_lib/include/simty.h | $(BUILD)/bin/
 	$(CC) $(HOSTLIB_CFLAGS) -o $@ $< $(BUILD)/lib/libsimty.a $(HOSTLIB_LIBS)

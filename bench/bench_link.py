@@ -16,7 +16,7 @@ Prints, per direction:
   link WRITE <B/s> <percent>% of wire
   link READ <B/s> <percent>% of wire
 
-usage: bench_link.py --sim BUILD/bin/simty-sim --bench BUILD/bin/simty-link-bench
+usage: bench_link.py --sim BUILD/bin/simty-sim --bench BUILD/bin/simty-bench-link
                      --clock-hz HZ --baud B [--bytes N] [--no-uart-phy] [--usb fs|hs|off]
 """
 import argparse
@@ -47,7 +47,7 @@ def board_run(a, phase, size):
     rest = sim.stderr.read()
     sim.wait(timeout=600)
     if r.returncode != 0:
-        raise SystemExit("simty-link-bench %s failed:\n%s%s%s" % (phase, r.stdout, r.stderr, rest))
+        raise SystemExit("simty-bench-link %s failed:\n%s%s%s" % (phase, r.stdout, r.stderr, rest))
     m = re.search(r"simty-sim: (\d+) cycles in ([\d.]+) s", rest)
     if not m:
         raise SystemExit("no cycle report from simty-sim:\n" + rest)

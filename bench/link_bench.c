@@ -6,7 +6,7 @@
  * close. bench/bench_link.py runs it against a simulated board once per
  * phase and takes the board cycles of each phase from the board's report.
  *
- * usage: simty-link-bench URI open|write|read BYTES
+ * usage: simty-bench-link URI open|write|read BYTES
  * Prints one line: "PHASE BYTES bytes, device baud B, window W".
  */
 #include <stdio.h>

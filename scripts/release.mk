@@ -33,3 +33,24 @@ test-dist: dist
 	tar -xzf $(DIST_TARBALL) -C $(DIST_TEST_DIR)
 	cd $(DIST_TEST_DIR)/$(DIST_NAME) && [ ! -e .git ] && \
 	  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh scripts/run-suites.sh $(DIST_SUITES)
+
+# ---- Compatibility: a host of this release and a device of another ----
+# The firmware built to claim link protocol 1 stands for a board
+# programmed with an older release; the host library must refuse it with
+# SIMTY_EPROTO and say what to do, and work with the current firmware.
+FW_OLD_PROTO := 1
+FW_OLD_OUT := $(FW_OUT)/proto$(FW_OLD_PROTO)
+$(FW_OLD_OUT)/firmware.elf: $(FW_DIR)/start.S $(FW_TARGET_SRCS) $(FW_HDRS) \
+  $(FW_DIR)/firmware.ld $(ARCH_LD) | $(FW_OLD_OUT)/
+	$(FW_RISCV_CC) $(FW_TARGET_CFLAGS) -DSIMTY_PROTO_VERSION=$(FW_OLD_PROTO)u \
+	  -nostdlib -nostartfiles -T $(FW_DIR)/firmware.ld -L$(dir $(ARCH_LD)) \
+	  -Wl,--defsym=__fw_ram_size=$(FW_RAM_SIZE) -Wl,--gc-sections \
+	  -Wl,--no-warn-rwx-segments -o $@ $(FW_DIR)/start.S $(FW_TARGET_SRCS) -lgcc
+$(FW_OLD_OUT)/firmware.hex: $(FW_OLD_OUT)/firmware.elf $(BUILD)/tools/bin2memh
+	$(FW_RISCV_OBJCOPY) -O binary $< $(FW_OLD_OUT)/firmware.bin
+	$(BUILD)/tools/bin2memh $(FW_OLD_OUT)/firmware.bin $@
+
+TEST_SUITES += compat
+.PHONY: test-compat
+test-compat: simty-sim $(SIMTY_CLI) $(FW_OLD_OUT)/firmware.hex
+	sh tests/host/test_compat.sh $(SIMTY_CLI) $(FW_OLD_OUT)/firmware.hex $(FW_OLD_PROTO)

@@ -11,7 +11,11 @@
 #ifndef SIMTY_PROTO_H
 #define SIMTY_PROTO_H
 
+/* A build may claim another version (-DSIMTY_PROTO_VERSION=N), as the
+ * version-mismatch test does to stand for a device of another release. */
+#ifndef SIMTY_PROTO_VERSION
 #define SIMTY_PROTO_VERSION 2u
+#endif
 
 /* ---- Frame (before COBS) ----
  *   0 u8  version      SIMTY_PROTO_VERSION

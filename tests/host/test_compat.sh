@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# test_compat.sh SIMTY OLD_FW OLD_PROTO - a host of this release against
+# simulated boards of two releases: the current firmware opens and reports
+# every version; a firmware that speaks link protocol OLD_PROTO is refused
+# with SIMTY_EPROTO (exit 1) and a message that names both protocol
+# versions and the fix. Then the current board works again.
+set -u
+simty=$1
+old_fw=$2
+old=$3
+fail() { echo "test_compat: FAIL: $*"; exit 1; }
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+"$simty" --version >"$out" || fail "simty --version"
+grep -q "link protocol 2" "$out" || fail "--version lacks the protocol: $(cat "$out")"
+
+env -u SIMTY_SIM_FW "$simty" --device sim info >"$out" 2>"$err" ||
+  fail "current board: $(cat "$err")"
+grep -q "protocol:    version 2" "$out" || fail "info: protocol line: $(cat "$out")"
+grep -q "firmware:    version 0\.2\.0" "$out" || fail "info: firmware line: $(cat "$out")"
+echo "test_compat: the current board opens and reports its versions"
+
+rc=0
+SIMTY_SIM_FW=$old_fw "$simty" --device sim info >"$out" 2>"$err" || rc=$?
+[ "$rc" -eq 1 ] || fail "a protocol-$old board: exit $rc, expected 1 ($(cat "$out" "$err"))"
+grep -q "SIMTY_EPROTO\|protocol error" "$err" || fail "not an EPROTO error: $(cat "$err")"
+grep -q "protocol $old" "$err" || fail "the message lacks the device's version: $(cat "$err")"
+grep -q "protocol 2" "$err" || fail "the message lacks the library's version: $(cat "$err")"
+grep -qi "bitstream\|reprogram" "$err" || fail "the message lacks the fix: $(cat "$err")"
+echo "test_compat: a protocol-$old board is refused: $(head -1 "$err")"
+echo "test_compat: 2 passed, 0 failed"
