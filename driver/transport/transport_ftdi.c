@@ -4,7 +4,11 @@
  * FT231X on the ULX3S) through libftdi1.
  *
  * ftdi://[VID:PID[:SERIAL]][/INTERFACE][?baud=N]
- *   defaults 0403:6010, interface B, 115200 baud (the bitstreams' default);
+ *   defaults 0403:6010 (FT2232H: the iCE40 boards), interface B, and the
+ *   rate the board's bitstream uses for that chip: 1,500,000 baud on the
+ *   FT2232H, FT232H and FT4232H (the iCE40 boards' 12 MHz clock samples
+ *   at most 1.5 Mbaud: 8 clocks a bit), 3,000,000 baud and interface A on
+ *   the FT230X/FT231X (0403:6015, the ULX3S: the chip's highest rate);
  * 8N1, no flow control.
  *
  * The kernel's ftdi_sio driver is detached at open and reattached at
@@ -29,7 +33,9 @@
 
 #define FTDI_DEFAULT_VID 0x0403
 #define FTDI_DEFAULT_PID 0x6010
-#define FTDI_DEFAULT_BAUD 115200u
+#define FTDI_PID_FT231X 0x6015
+#define FTDI_BAUD_HIGH_SPEED 1500000u /* FT2232H and kin, iCE40 boards */
+#define FTDI_BAUD_FT231X 3000000u     /* the chip's highest, ULX3S */
 /* USB time-out of each libftdi read or write: short, so that the
  * transport's own deadline is checked often. */
 #define FTDI_USB_TIMEOUT_MS 50
@@ -59,7 +65,7 @@ int simty_ftdi_parse(const char *rest, struct simty_ftdi_params *p, char *err,
   p->vid = FTDI_DEFAULT_VID;
   p->pid = FTDI_DEFAULT_PID;
   p->interface = INTERFACE_B;
-  p->baud = FTDI_DEFAULT_BAUD;
+  p->baud = 0; /* the chip's default, once the PID is known */
   const char *q = strchr(rest, '?');
   size_t head = q ? (size_t)(q - rest) : strlen(rest);
   const char *slash = memchr(rest, '/', head);
@@ -93,6 +99,8 @@ int simty_ftdi_parse(const char *rest, struct simty_ftdi_params *p, char *err,
       return SIMTY_EURI;
     }
     p->interface = INTERFACE_A + (c - 'A');
+  } else if (p->pid == FTDI_PID_FT231X) {
+    p->interface = INTERFACE_A; /* a single-port chip */
   }
   if (q) {
     char *end;
@@ -108,6 +116,8 @@ int simty_ftdi_parse(const char *rest, struct simty_ftdi_params *p, char *err,
     }
     p->baud = (uint32_t)b;
   }
+  if (p->baud == 0)
+    p->baud = p->pid == FTDI_PID_FT231X ? FTDI_BAUD_FT231X : FTDI_BAUD_HIGH_SPEED;
   return 0;
 bad:
   snprintf(err, err_size,

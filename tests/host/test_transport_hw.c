@@ -397,8 +397,12 @@ static void test_ftdi_uri(void **state)
   assert_int_equal(p.vid, 0x0403);
   assert_int_equal(p.pid, 0x6010);
   assert_int_equal(p.interface, INTERFACE_B);
-  assert_int_equal(p.baud, 115200);
+  assert_int_equal(p.baud, 1500000); /* the iCE40 boards' FT2232H rate */
   assert_string_equal(p.serial, "");
+  /* The ULX3S's FT231X: its single port at its highest rate. */
+  assert_int_equal(simty_ftdi_parse("0403:6015", &p, err, sizeof(err)), 0);
+  assert_int_equal(p.interface, INTERFACE_A);
+  assert_int_equal(p.baud, 3000000);
   assert_int_equal(
       simty_ftdi_parse("0403:6015:FT12AB/a?baud=115200", &p, err, sizeof(err)),
       0);

@@ -37,6 +37,8 @@ YOSYS_DATDIR ?= /usr/share/yosys
 hx8k_FAMILY := ice40
 hx8k_DEVICE := --hx8k --package ct256
 hx8k_MHZ := 12
+# The FT2232H's rate that a 12 MHz SoC samples reliably: 8 clocks a bit.
+hx8k_BAUD := 1500000
 hx8k_WARPS := 1
 hx8k_LANES := 4
 hx8k_FW_SIZE := 16384
@@ -51,6 +53,7 @@ hx8k_CONSTRAINTS := $(BOARDS_DIR)/hx8k/simty_board_hx8k.pcf
 icebreaker_FAMILY := ice40
 icebreaker_DEVICE := --up5k --package sg48
 icebreaker_MHZ := 12
+icebreaker_BAUD := 1500000
 icebreaker_WARPS := 1
 icebreaker_LANES := 4
 icebreaker_FW_SIZE := 16384
@@ -68,6 +71,8 @@ ulx3s_FAMILY := ecp5
 ulx3s_DEVICE := --85k --package CABGA381
 ulx3s_MHZ = $(if $(BOARD_MHZ),$(BOARD_MHZ),25)
 ulx3s_PARAMS = --param CLK_MHZ=$(ulx3s_MHZ)
+# The FT231X's highest rate (the UART divides the clock fractionally).
+ulx3s_BAUD := 3000000
 ulx3s_WARPS := 8
 ulx3s_LANES := 8
 ulx3s_FW_SIZE := 32768
@@ -85,7 +90,7 @@ ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
 # firmware image, options) have not changed is not redone: BOARD_FORCE=1.
 BOARD_W = $(if $(WARPS),$(WARPS),$($(BOARD)_WARPS))
 BOARD_L = $(if $(LANES),$(LANES),$($(BOARD)_LANES))
-BOARD_BAUD = $(if $(BAUD),$(BAUD),115200)
+BOARD_BAUD = $(if $(BAUD),$(BAUD),$($(BOARD)_BAUD))
 BOARD_FW_SIZE ?= $($(BOARD)_FW_SIZE)
 BOARD_CODE_SIZE ?= $($(BOARD)_CODE_SIZE)
 BOARD_DATA_SIZE ?= $($(BOARD)_DATA_SIZE)
