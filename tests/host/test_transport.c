@@ -91,7 +91,11 @@ static void test_info_and_roundtrip(void **state)
                                          SIMTY_INFO_SIZE, 0),
                    0);
   assert_int_equal(f->s.payload_len, SIMTY_INFO_SIZE);
-  assert_int_equal(f->s.payload[SIMTY_INFO_PROTO_VERSION], 1);
+  assert_int_equal(f->s.payload[SIMTY_INFO_PROTO_VERSION], SIMTY_PROTO_VERSION);
+  assert_int_equal(simty_get_u16(f->s.payload + SIMTY_INFO_WINDOW), 4);
+  assert_int_equal(simty_get_u32(f->s.payload + SIMTY_INFO_BAUD), 3000000);
+  assert_int_equal(f->s.window, 4);
+  assert_int_equal(f->s.max_payload, SIMTY_MAX_PAYLOAD);
   assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE + 8, 0xCAFEF00D), 0);
   assert_int_equal(read_word(&f->s, SIMTY_DATA_BASE + 8), 0xCAFEF00D);
   assert_int_equal(f->s.retransmits, 0);
@@ -284,7 +288,7 @@ static void test_api_tcp(void **state)
   struct simty_device_info in;
   simty_device_info(dev, &in);
   assert_string_equal(in.backend, "tcp");
-  assert_int_equal(in.protocol_version, 1);
+  assert_int_equal(in.protocol_version, SIMTY_PROTO_VERSION);
   assert_int_equal(in.max_payload, SIMTY_MAX_PAYLOAD);
   assert_int_equal(in.clock_hz, 12000000);
   assert_int_equal(in.warps * in.lanes, 16);
