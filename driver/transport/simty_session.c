@@ -373,7 +373,8 @@ static int submit(struct simty_session *s, uint8_t command,
                   uint32_t extra_ms, unsigned *ticket)
 {
   if (s->dead)
-    return fail(s, SIMTY_ECLOSED, "the link to the device is closed");
+    return fail(s, SIMTY_ECLOSED, "%s",
+                s->lost[0] ? s->lost : "the link to the device is closed");
   if (len > s->max_payload)
     return fail(s, SIMTY_EINVAL, "payload of %u bytes exceeds %u", len,
                 s->max_payload);

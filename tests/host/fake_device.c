@@ -49,6 +49,7 @@ struct state {
   uint8_t con_byte[CONSOLE_CAP];
   uint32_t con_head, con_count;
   int closed;
+  int muted; /* a LAUNCH was answered (mute_after_launch) */
 };
 
 static uint64_t now_ms(void)
@@ -117,7 +118,10 @@ static void emit(struct state *s, uint8_t cmd, uint16_t seq,
   struct fake_device *d = s->d;
   uint8_t wire[sizeof(s->wire)];
   memcpy(wire, wire_in, w);
-  if (take(d, &d->drop_responses) || chance(s, &d->drop_permille)) {
+  pthread_mutex_lock(&d->lock);
+  int mute = s->muted && d->mute_after_launch;
+  pthread_mutex_unlock(&d->lock);
+  if (mute || take(d, &d->drop_responses) || chance(s, &d->drop_permille)) {
     d->dropped++;
     return;
   }
@@ -388,6 +392,8 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
       return;
     }
     if (w) {
+      if (n < (uint32_t)maxp - SIMTY_WRITE_DATA)
+        d->short_writes++;
       simty_model_write(d->model, addr, p + SIMTY_WRITE_DATA, n);
       uint32_t stuck = d->stuck_addr & ~3u;
       if (d->stuck_addr && stuck + 4 > addr && stuck < addr + n) {
@@ -437,6 +443,7 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     simty_put_u32(out + SIMTY_LAUNCHED_ID, s->launch_id);
     simty_put_u32(out + SIMTY_LAUNCHED_STACK_TOP, 0);
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE, crc, 1);
+    s->muted = 1;
     return;
   }
   case SIMTY_CMD_STATUS:

@@ -45,6 +45,7 @@ struct fake_device {
   int hint_bad_crc;      /* answer BAD_CRC as if the request was damaged */
   int split_responses;   /* send the response one byte per write */
   int close_after;       /* >0: close the link after that many requests */
+  int mute_after_launch; /* once a LAUNCH is answered, answer nothing */
   /* A broken memory: bits of stuck_mask read 0 in the word at stuck_addr
    * (0: none). Set before start. */
   uint32_t stuck_addr, stuck_mask;
@@ -56,6 +57,7 @@ struct fake_device {
   unsigned sequence_answers;   /* SEQUENCE answers (a gap in the seqs) */
   unsigned dropped;            /* requests and responses lost on purpose */
   unsigned max_frame;          /* largest request payload seen */
+  unsigned short_writes;       /* executed WRITEs shorter than max_payload */
   /* Arrival of every request frame: seq and CLOCK_MONOTONIC ns (the
    * first FAKE_LOG of them). */
 #define FAKE_LOG 4096
