@@ -42,7 +42,7 @@ grep -q "fault: load_out_of_range" err.txt || fail "installed simty run fault li
 # installed simty, with nothing in the environment pointing at it.
 if [ -x "$prefix/bin/simty-sim" ]; then
   env -u SIMTY_SIM "$prefix/bin/simty" --device sim info 2>/dev/null |
-    grep -q "protocol:    version 1" || fail "installed simty cannot start the installed simty-sim"
+    grep -q "protocol:    version 2" || fail "installed simty cannot start the installed simty-sim"
   echo "test_install: the installed simulated board answers"
 fi
 echo "test_install: installed tree works (simty-cc, pkg-config, libsimty, simty)"
