@@ -229,6 +229,19 @@ static int find_sent(struct simty_session *s, uint16_t seq)
   return -1;
 }
 
+/* Queues one more copy of the k-th request of the window. */
+static int send_copy(struct simty_session *s, unsigned k)
+{
+  struct simty_session_slot *q = slot_at(s, k);
+  q->pending = 0;
+  q->inflight++;
+  s->retransmits++;
+  int e = send_bytes(s, q->wire, q->wire_len);
+  q->gone_ns = s->tx_free_ns;
+  arm_deadline(s, k);
+  return e;
+}
+
 /* Go-back-N from the i-th request: a lone delimiter ends whatever partial
  * frame the device holds, then every outstanding request from i on goes
  * out again, in order. `why`: 0 deadline, 1 SEQUENCE, 2 damaged. */
@@ -257,24 +270,59 @@ static int retransmit_from(struct simty_session *s, unsigned i, int why)
   noise_event(s);
   static const uint8_t zero = 0;
   int e = send_bytes(s, &zero, 1);
+  uint64_t now = simty__transport_now_ns();
   for (unsigned k = i; !e && k < s->count; k++) {
     struct simty_session_slot *q = slot_at(s, k);
     if (q->state != SIMTY_SLOT_SENT)
       continue;
     /* The copies of the request that caused this are accounted for (lost
-     * or answered damaged); the others may still be on their way. */
-    q->inflight = k == i || why == 0 ? 1 : (uint8_t)(q->inflight + 1);
-    s->retransmits++;
-    e = send_bytes(s, q->wire, q->wire_len);
-    arm_deadline(s, k);
+     * or answered damaged); after a deadline every copy is presumed lost. */
+    if (k == i || why == 0)
+      q->inflight = 0;
+    /* A later request whose last copy may still sit in the transport's
+     * buffers is not queued again now: it goes when the device has
+     * answered that copy (or this one, behind it), see flush_pending. */
+    if (k == i || q->gone_ns <= now)
+      e = send_copy(s, k);
+    else
+      q->pending = 1;
   }
   if (e)
     return fail_window(s, e);
   return 0;
 }
 
+/* The device answered the r-th request of the window (any answer: its
+ * copy, and every copy queued before it, has left the transport): the
+ * go-back-N copies held back up to it go out now, in order. */
+static int flush_pending(struct simty_session *s, unsigned r)
+{
+  for (unsigned k = 0; k <= r && k < s->count; k++) {
+    struct simty_session_slot *q = slot_at(s, k);
+    if (q->state == SIMTY_SLOT_SENT && q->pending) {
+      int e = send_copy(s, k);
+      if (e)
+        return fail_window(s, e);
+    }
+  }
+  return 0;
+}
+
+static int handle_frame(struct simty_session *s, int *answered);
+
 /* Handles one good frame from the device. */
 static int on_frame(struct simty_session *s)
+{
+  int r = -1;
+  int e = handle_frame(s, &r);
+  if (!e && r >= 0)
+    e = flush_pending(s, (unsigned)r);
+  return e;
+}
+
+/* Handles one good frame; *answered: the window index of the request it
+ * answers (whatever the answer), -1 if none. */
+static int handle_frame(struct simty_session *s, int *answered)
 {
   const uint8_t *f = s->dec.buf;
   uint8_t cmd = simty_frame_command(f);
@@ -284,6 +332,8 @@ static int on_frame(struct simty_session *s)
   struct simty_session_slot *q = i >= 0 ? slot_at(s, (unsigned)i) : NULL;
   if (q && cmd != (q->command | SIMTY_RESPONSE_FLAG))
     q = NULL;
+  if (q)
+    *answered = i;
   if (f[SIMTY_HDR_VERSION] != SIMTY_PROTO_VERSION &&
       !(q && q->command == SIMTY_CMD_INFO)) {
     /* Only an INFO answer tells us about another version. */
@@ -350,8 +400,11 @@ static int step(struct simty_session *s)
   if (oldest < 0)
     return 0;
   struct simty_session_slot *x = slot_at(s, (unsigned)oldest);
+  /* No retransmission while bytes we queued may still be in the
+   * transport's buffers: they would be sent twice. */
+  uint64_t deadline = x->deadline > s->tx_free_ns ? x->deadline : s->tx_free_ns;
   enum simty_link_event ev = SIMTY_LINK_NONE;
-  int e = next_event(s, x->deadline, &ev);
+  int e = next_event(s, deadline, &ev);
   if (e < 0)
     return fail_window(s, e);
   if (e == 0) {
@@ -402,6 +455,7 @@ static int submit(struct simty_session *s, uint8_t command,
   if (ticket)
     *ticket = idx;
   int e = send_bytes(s, q->wire, q->wire_len);
+  q->gone_ns = s->tx_free_ns;
   arm_deadline(s, s->count - 1);
   if (e)
     fail_window(s, e);

@@ -118,7 +118,11 @@ int simty_transport_usb(const char *rest, struct simty_transport **out,
  * has been accounted for), the session sends a lone 0x00, then every
  * outstanding request from that one on, in order. The device executes in
  * seq order and answers a retransmission of an executed request from its
- * cache, so nothing runs twice. A request that needed
+ * cache, so nothing runs twice. Retransmissions never pile up: a copy is
+ * never queued while an earlier copy of the same request may still be in
+ * the transport's buffers (by the wire-time estimate; such a request goes
+ * again once the device has answered something at or behind it), and a
+ * deadline passes only once every byte queued has had time to leave. A request that needed
  * SIMTY_SESSION_ATTEMPTS copies and still has no answer fails the whole
  * window with SIMTY_ELINK (SIMTY_EPROTO if every copy arrived damaged);
  * the next submission then reopens the session with INFO first.
@@ -146,8 +150,10 @@ struct simty_session_slot {
   uint8_t attempts; /* copies sent because of this request's own losses */
   uint8_t inflight; /* copies sent whose fate is not known yet */
   uint8_t damaged;  /* every loss so far was a damaged-request answer */
+  uint8_t pending;  /* a go-back-N copy waits for the last one to leave */
   uint32_t resp_max, extra_ms;
   uint64_t deadline; /* CLOCK_MONOTONIC ns */
+  uint64_t gone_ns;  /* when its last copy is estimated out of the buffers */
   /* The answer (ANSWERED) or the failure (FAILED). */
   int error;
   uint8_t status;

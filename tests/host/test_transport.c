@@ -403,6 +403,63 @@ static void test_bad_crc_nak_window(void **state)
   assert_int_equal(f->dev.duplicates, 0);
 }
 
+/* No pile-up: over a link the host believes slow (20 KB/s), a window of
+ * 8 frames of 2 KB takes 0.8 s to leave its buffers. The first answer is
+ * lost; the retransmission waits until every queued byte has had time to
+ * leave (not just the first frame's margin), and only that request goes
+ * again. */
+static void test_no_pile_up(void **state)
+{
+  struct fixture *f = *state;
+  f->s.t->bytes_per_sec = 20000;
+  f->s.t->margin_ms = 50;
+  static uint8_t p[4 + 2044];
+  unsigned first = f->dev.nlog;
+  fake_device_set(&f->dev, &f->dev.drop_responses, 1);
+  double t0 = now_s();
+  for (uint32_t i = 0; i < 8; i++) {
+    simty_put_u32(p, SIMTY_DATA_BASE + 2044 * i);
+    assert_int_equal(simty_session_submit(&f->s, SIMTY_CMD_WRITE, p,
+                                          sizeof(p), 4, 0, NULL),
+                     0);
+  }
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(simty_session_complete(&f->s, NULL), 0);
+  assert_true(now_s() - t0 >= 0.8);
+  assert_int_equal(f->dev.nlog - first, 9);
+  assert_int_equal(f->dev.log_seq[first + 8], f->dev.log_seq[first]);
+  double gap = (double)(f->dev.log_ns[first + 8] - f->dev.log_ns[first]) * 1e-9;
+  assert_true(gap >= 0.8);
+  assert_int_equal(f->dev.duplicates, 1);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+}
+
+/* The same slow link, the first request lost: the device answers SEQUENCE
+ * to the 7 behind it; each goes again only once the device has answered
+ * its first copy. Every request is executed once, 16 frames in all. */
+static void test_go_back_n_slow_link(void **state)
+{
+  struct fixture *f = *state;
+  f->s.t->bytes_per_sec = 20000;
+  f->s.t->margin_ms = 50;
+  static uint8_t p[4 + 2044];
+  unsigned first = f->dev.nlog;
+  fake_device_set(&f->dev, &f->dev.drop_requests, 1);
+  for (uint32_t i = 0; i < 8; i++) {
+    simty_put_u32(p, SIMTY_DATA_BASE + 2044 * i);
+    assert_int_equal(simty_session_submit(&f->s, SIMTY_CMD_WRITE, p,
+                                          sizeof(p), 4, 0, NULL),
+                     0);
+  }
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(simty_session_complete(&f->s, NULL), 0);
+  assert_int_equal(f->dev.nlog - first, 16);
+  assert_int_equal(f->dev.sequence_answers, 7);
+  assert_int_equal(f->dev.duplicates, 0);
+  assert_int_equal(f->s.timeouts, 0);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+}
+
 /* Repeated naks make the advised bulk frame halve, down to 256 bytes;
  * a run of clean answers makes it grow back. */
 static void test_noisy_link_shrinks_frames(void **state)
@@ -977,6 +1034,10 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_lost_answer_from_cache,
                                       setup_window, teardown),
       cmocka_unit_test_setup_teardown(test_bad_crc_nak_window, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_no_pile_up, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_go_back_n_slow_link, setup_window,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_noisy_link_shrinks_frames,
                                       setup_window, teardown),
