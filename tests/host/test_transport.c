@@ -700,8 +700,17 @@ static simty_device *open_tcp_margin(struct fake_device *d, int margin_ms)
   return dev;
 }
 
+static void count_progress(void *user, uint64_t done, uint64_t total)
+{
+  uint64_t *p = user;
+  assert_true(done > p[1] && done <= total);
+  p[0]++;
+  p[1] = done;
+}
+
 /* 1 MiB out and back through a link that loses requests and answers and
- * damages requests at random: byte-exact, in bulk windowed transfers. */
+ * damages requests at random: byte-exact, in bulk windowed transfers,
+ * with progress every 64 KiB. */
 static void test_api_bulk_random_losses(void **state)
 {
   (void)state;
@@ -715,7 +724,12 @@ static void test_api_bulk_random_losses(void **state)
   fake_device_set(&d, &d.drop_permille, 5);
   fake_device_set(&d, &d.nak_permille, 5);
   unsigned requests = d.requests;
+  uint64_t prog[2] = {0, 0};
+  simty_set_progress(dev, count_progress, prog);
   assert_int_equal(simty_write(dev, SIMTY_DATA_BASE, buf, len), 0);
+  assert_true(prog[0] >= 15 && prog[0] <= 17);
+  assert_int_equal(prog[1], len);
+  simty_set_progress(dev, NULL, NULL);
   assert_int_equal(simty_read(dev, SIMTY_DATA_BASE, back, len), 0);
   assert_memory_equal(buf, back, len);
   assert_true(d.dropped > 0);
