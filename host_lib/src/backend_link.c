@@ -158,10 +158,11 @@ static int open_common(simty_device *dev, struct simty_transport *t)
     if (e == SIMTY_ECLOSED && strcmp(t->kind, "sim") == 0)
       simty__fail(dev, e, "the simulated board exited at start-up (see its "
                           "message above)");
-    else if (e == SIMTY_ELINK)
-      simty__fail(dev, SIMTY_ETIMEDOUT, "no answer to INFO: %s", s->err);
+    /* No session yet: a silent device at open is simty_open()'s
+     * documented SIMTY_ETIMEDOUT. */
     if (e == SIMTY_ELINK)
-      e = SIMTY_ETIMEDOUT;
+      e = simty__fail(dev, SIMTY_ETIMEDOUT, "the device does not answer: %s",
+                      s->err);
     goto fail;
   }
   const uint8_t *p = s->info;
