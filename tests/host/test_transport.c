@@ -954,6 +954,15 @@ static void test_api_open_errors(void **state)
   assert_int_equal(v1.executed[SIMTY_CMD_INFO], 0);
   fake_device_stop(&v1);
   assert_null(dev);
+  /* A device that never answers INFO. */
+  struct fake_device mute = {.warps = 4, .lanes = 4, .drop_responses = 100};
+  assert_int_equal(fake_device_start_tcp(&mute), 0);
+  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d?margin_ms=20", mute.port);
+  assert_int_equal(simty_open(uri, &dev), SIMTY_ETIMEDOUT);
+  assert_non_null(strstr(simty_last_error(NULL), "does not answer"));
+  assert_int_equal(mute.executed[SIMTY_CMD_INFO], 5);
+  fake_device_stop(&mute);
+  assert_null(dev);
   /* A device whose INFO names another version. */
   struct fake_device v3 = {.warps = 4, .lanes = 4, .info_version = 3};
   assert_int_equal(fake_device_start_tcp(&v3), 0);
