@@ -7,9 +7,9 @@
  * and sim, which spawns the simulated board on one end of a socket pair),
  * an FTDI UART through libftdi1 (ftdi://) or raw USB bulk endpoints
  * through libusb-1.0 (usb://). The session frames requests
- * (driver/link/simty_link.h), matches responses by sequence number and
- * command, retransmits on deadline or on a corrupt-frame answer, and
- * resynchronises after garbage (docs/protocol.md section 2).
+ * (driver/link/simty_link.h), keeps a window of them in flight, matches
+ * responses by sequence number and command, recovers losses go-back-N,
+ * and resynchronises after garbage (docs/protocol.md section 2).
  *
  * Errors are enum simty_error codes (simty.h), with a one-line detail in
  * the transport's or session's `err`. Deadlines are CLOCK_MONOTONIC
@@ -102,46 +102,148 @@ int simty_usb_parse(const char *rest, struct simty_usb_params *p, char *err,
 int simty_transport_usb(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size);
 
-/* ---- The host link layer ---- */
+/* ---- The host link layer (protocol v2, docs/protocol.md section 2) ----
+ *
+ * A session keeps a window of requests in flight: up to the device's
+ * `window` (INFO) requests sent and not yet collected, with consecutive
+ * seqs. Answers are matched by seq and command and handed back in
+ * submission order (simty_session_complete() always collects the oldest).
+ *
+ * Recovery is go-back-N: when the oldest outstanding request passes its
+ * deadline (wire time of every byte queued ahead of it and of its answer,
+ * the transport's margin doubled per retransmission of that request up to
+ * 8x, plus its own extra_ms), when the device answers SEQUENCE naming a
+ * request we have outstanding (once per named seq), or when it reports
+ * one of our requests damaged (BAD_CRC/BAD_LENGTH, once its every copy
+ * has been accounted for), the session sends a lone 0x00, then every
+ * outstanding request from that one on, in order. The device executes in
+ * seq order and answers a retransmission of an executed request from its
+ * cache, so nothing runs twice. Retransmissions never pile up: a copy is
+ * never queued while an earlier copy of the same request may still be in
+ * the transport's buffers (by the wire-time estimate; such a request goes
+ * again once the device has answered something at or behind it), and a
+ * deadline passes only once every byte queued has had time to leave. A request that needed
+ * SIMTY_SESSION_ATTEMPTS copies and still has no answer fails the whole
+ * window with SIMTY_ELINK (SIMTY_EPROTO if every copy arrived damaged);
+ * the next submission then reopens the session with INFO first.
+ *
+ * On a noisy link (repeated naks, losses or time-outs) the payload size
+ * advised for bulk frames (bulk_payload) halves, down to
+ * SIMTY_MIN_PAYLOAD, and doubles again after a run of clean answers. */
 
 #define SIMTY_SESSION_ATTEMPTS 5
+#define SIMTY_SESSION_BACKOFF_MAX 8u  /* margin multiplier cap */
+#define SIMTY_SESSION_CLEAN_RUN 16u   /* clean answers before growing */
+
+enum simty_slot_state {
+  SIMTY_SLOT_FREE = 0,
+  SIMTY_SLOT_SENT,     /* outstanding: sent, no answer yet */
+  SIMTY_SLOT_ANSWERED, /* answer kept until collected */
+  SIMTY_SLOT_FAILED,   /* the window failed (link lost, transport error) */
+};
+
+/* One request of the window. */
+struct simty_session_slot {
+  uint16_t seq;
+  uint8_t command;
+  uint8_t state;    /* enum simty_slot_state */
+  uint8_t attempts; /* copies sent because of this request's own losses */
+  uint8_t inflight; /* copies sent whose fate is not known yet */
+  uint8_t damaged;  /* every loss so far was a damaged-request answer */
+  uint8_t pending;  /* a go-back-N copy waits for the last one to leave */
+  uint32_t resp_max, extra_ms;
+  uint64_t deadline; /* CLOCK_MONOTONIC ns */
+  uint64_t gone_ns;  /* when its last copy is estimated out of the buffers */
+  /* The answer (ANSWERED) or the failure (FAILED). */
+  int error;
+  uint8_t status;
+  uint32_t detail;
+  uint16_t payload_len;
+  size_t wire_len;
+  uint8_t wire[SIMTY_WIRE_MAX(SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)) + 1];
+  uint8_t payload[SIMTY_MAX_PAYLOAD];
+};
 
 struct simty_session {
   struct simty_transport *t;
-  uint16_t seq;         /* of the outstanding (or last) request */
+  uint16_t seq;         /* of the last request submitted */
   uint16_t max_payload; /* the device's, after INFO; SIMTY_MIN_PAYLOAD before */
-  int dead;             /* the transport failed for good (ECLOSED) */
+  uint16_t window;      /* the device's, after INFO; 1 before */
+  uint16_t link_flags;  /* SIMTY_LINK_FLAG_* from INFO */
+  uint32_t baud;        /* the device's link rate from INFO (0: unknown) */
+  uint16_t bulk_payload; /* advised payload of bulk frames (noise-adapted) */
+  int dead;      /* the transport failed for good (ECLOSED) */
+  int need_sync; /* the window failed: reopen with INFO before going on */
+  uint8_t info[SIMTY_INFO_SIZE]; /* the last INFO answer */
+  /* The window: a ring of `count` slots from `head` (oldest). */
+  struct simty_session_slot slot[SIMTY_MAX_WINDOW];
+  unsigned head, count;
+  /* Go-back-N reacts once per named seq. */
+  int react_valid;
+  uint16_t react_seq;
+  uint64_t tx_free_ns; /* when the bytes we queued are estimated sent */
+  unsigned noise, clean_run; /* bulk frame size adaptation */
   struct simty_link_decoder dec;
   uint8_t rx_frame[SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)];
   uint8_t tx_frame[SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)];
-  uint8_t tx_wire[SIMTY_WIRE_MAX(SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)) + 1];
-  size_t tx_wire_len;
   uint8_t rx_bytes[4096]; /* received, not yet fed to the decoder */
   size_t rx_len, rx_pos;
-  /* Response of the last request: status, payload. */
+  /* The answer of the request simty_session_complete() (or _request())
+   * returned last: valid until the next submission. */
   uint8_t status;
   uint32_t detail; /* u32 detail of an error response */
   const uint8_t *payload;
   uint16_t payload_len;
-  /* Statistics since open. */
+  /* Statistics since init. */
   uint32_t requests, retransmits, stale_frames, bad_frames;
+  uint32_t timeouts, naks, sequence_naks, shrinks, max_outstanding;
   char err[256];
+  char lost[256]; /* why the window failed, for each request in it */
 };
 
-/* Starts a session over t (taken over: closed by simty_session_close). */
+/* Starts a session over t (taken over: closed by simty_session_close).
+ * Nothing is sent: simty_session_open() does the INFO exchange. */
 void simty_session_init(struct simty_session *s, struct simty_transport *t);
 void simty_session_close(struct simty_session *s);
 
 /*
- * One request/response exchange with retransmission: sends `command` with
- * `len` payload bytes, waits for the matching response up to a deadline
- * per attempt (wire time of request and `resp_max` response bytes, the
- * transport's margin and `extra_ms`), retransmits the same frame (same
- * seq) after a deadline or a BAD_CRC/BAD_LENGTH answer to it, at most
- * SIMTY_SESSION_ATTEMPTS times.
- * Returns 0 with s->status OK and s->payload/payload_len set; a mapped
- * error for an error status (s->status, s->detail kept); SIMTY_ETIMEDOUT
- * after the last attempt; SIMTY_EIO / SIMTY_ECLOSED from the transport.
+ * Opens (or reopens) the session: INFO with nothing outstanding. Reads
+ * the device's window, max payload, baud and flags (s->info keeps the
+ * whole answer, also in s->payload). A device of another protocol version
+ * (BAD_VERSION, or INFO naming another version) gives SIMTY_EPROTO with a
+ * message naming both versions.
+ */
+int simty_session_open(struct simty_session *s);
+
+/* Requests that can be submitted now (window minus requests in it). */
+unsigned simty_session_room(const struct simty_session *s);
+
+/*
+ * Sends one request if the window has room (SIMTY_EBUSY otherwise; INFO
+ * only with an empty window). `resp_max`: the largest OK payload expected
+ * (a longer one is SIMTY_EPROTO); `extra_ms`: device time the request may
+ * take (WAIT's wait_ms). *ticket (may be NULL) receives its slot number,
+ * which simty_session_complete() reports back. After a lost link the
+ * session reopens with INFO first. Errors: SIMTY_EINVAL (payload too
+ * long), SIMTY_EBUSY, SIMTY_ECLOSED, SIMTY_EIO, or the reopening's.
+ */
+int simty_session_submit(struct simty_session *s, uint8_t command,
+                         const void *payload, uint16_t len, uint32_t resp_max,
+                         uint32_t extra_ms, unsigned *ticket);
+
+/*
+ * Waits for the oldest request of the window and takes it out: 0 with
+ * s->status OK and s->payload/payload_len set; the mapped error of an
+ * error status (s->status, s->detail kept); SIMTY_ELINK (link lost, after
+ * SIMTY_SESSION_ATTEMPTS copies), SIMTY_EPROTO, SIMTY_EIO, SIMTY_ECLOSED.
+ * *ticket (may be NULL) receives the request's slot number. SIMTY_EINVAL
+ * when the window is empty.
+ */
+int simty_session_complete(struct simty_session *s, unsigned *ticket);
+
+/*
+ * One blocking request (the window must be empty): submit, then complete.
+ * INFO goes through simty_session_open().
  */
 int simty_session_request(struct simty_session *s, uint8_t command,
                           const void *payload, uint16_t len,

@@ -250,14 +250,14 @@ int simty_free(simty_device *dev, uint32_t addr);
  * @param len   bytes to copy.
  * @return 0, SIMTY_EINVAL, SIMTY_ERANGE (nothing written), SIMTY_EBUSY
  *         (the device refuses writes during a launch), SIMTY_EIO,
- *         SIMTY_ETIMEDOUT, SIMTY_ECLOSED.
+ *         SIMTY_ELINK (no answer: the link is lost), SIMTY_ECLOSED.
  */
 int simty_write(simty_device *dev, uint32_t addr, const void *src,
                 size_t len);
 
 /**
  * Copy device memory to the host; same range rule as simty_write().
- * @return 0, SIMTY_EINVAL, SIMTY_ERANGE, SIMTY_EIO, SIMTY_ETIMEDOUT,
+ * @return 0, SIMTY_EINVAL, SIMTY_ERANGE, SIMTY_EIO, SIMTY_ELINK,
  *         SIMTY_ECLOSED.
  */
 int simty_read(simty_device *dev, uint32_t addr, void *dst, size_t len);
@@ -366,6 +366,10 @@ struct simty_launch_config {
  *         (a launch is running: wait for it or abort it); SIMTY_ESTACK
  *         (the stack region overlaps kernel data or allocations);
  *         SIMTY_ENOSPC (no room for the argument block); link errors.
+ *         SIMTY_ELINK when every answer to the launch was lost: whether
+ *         it started is unknown until the device answers again; it counts
+ *         as running, and the next simty_wait() or simty_abort() asks the
+ *         device (simty_close() aborts it if it runs).
  */
 int simty_launch(simty_kernel *kernel,
                  const struct simty_launch_config *config);
@@ -382,7 +386,9 @@ int simty_launch(simty_kernel *kernel,
  * @return 0 when every thread ended; SIMTY_EFAULT when the launch ended
  *         with a fault (details: simty_get_fault()); SIMTY_ETIMEDOUT when
  *         it still runs after timeout_ms (wait again or simty_abort());
- *         SIMTY_ENOLAUNCH when nothing was launched; link errors.
+ *         SIMTY_ENOLAUNCH when nothing was launched; link errors
+ *         (SIMTY_ELINK: the device stopped answering, the launch may
+ *         still run).
  */
 int simty_wait(simty_device *dev, int timeout_ms);
 

@@ -3,7 +3,8 @@
  * backend_link.c - the devices reached through the link protocol (sim,
  * tcp, ftdi, usb): one protocol client over any byte transport
  * (driver/transport), mapping each backend entry onto protocol commands
- * (docs/protocol.md section 3).
+ * (docs/protocol.md section 3). Memory copies are bulk windowed transfers;
+ * everything else is one request at a time.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,9 +14,21 @@
 #include "simty_internal.h"
 #include "simty_transport.h"
 
+/* The link backend's state: the session, and what it knows of launches. */
+struct link {
+  struct simty_session s;
+  uint32_t launch_id;  /* the last launch id the device reported */
+  int ever_before;     /* dev->ever_launched before an unresolved LAUNCH */
+};
+
+static struct link *link_of(simty_device *dev)
+{
+  return (struct link *)dev->impl;
+}
+
 static struct simty_session *session_of(simty_device *dev)
 {
-  return (struct simty_session *)dev->impl;
+  return &link_of(dev)->s;
 }
 
 /* Copies the session's detail into the device's last error. */
@@ -46,6 +59,42 @@ static void parse_status(const uint8_t *p, struct simty__status *st)
   st->fault.addr = simty_get_u32(p + SIMTY_SR_FAULT_ADDR);
 }
 
+/*
+ * A LAUNCH whose every answer was lost (SIMTY_ELINK) may or may not have
+ * been accepted: simty_launch() then counts it as running
+ * (dev->launch_unknown) and the first call after the link comes back asks
+ * the device. STATUS naming a newer launch id than the last one we saw is
+ * our launch (running or already ended): it stays launched, so that
+ * simty_wait() collects it and simty_abort()/simty_close() abort it.
+ * Otherwise the device never started it. Returns 0 (resolved or nothing
+ * to resolve), 1 (the launch never started: dev->launched cleared) or a
+ * link error (still unknown).
+ */
+static int resolve_launch(simty_device *dev)
+{
+  struct link *l = link_of(dev);
+  if (!dev->launch_unknown)
+    return 0;
+  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
+  int e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE,
+                  0);
+  if (e)
+    return e;
+  if (l->s.payload_len < SIMTY_SR_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short STATUS answer (%u bytes)",
+                       l->s.payload_len);
+  uint32_t id = simty_get_u32(l->s.payload + SIMTY_SR_LAUNCH_ID);
+  uint8_t state = l->s.payload[SIMTY_SR_STATE];
+  dev->launch_unknown = 0;
+  if (id != l->launch_id && state != SIMTY_STATE_IDLE) {
+    l->launch_id = id;
+    return 0;
+  }
+  dev->launched = 0;
+  dev->ever_launched = l->ever_before;
+  return 1;
+}
+
 /* Feeds a console section to the device console; returns its pending
  * count, or -1 if the section is malformed. */
 static int64_t console_section(simty_device *dev, const uint8_t *p,
@@ -64,10 +113,17 @@ static int64_t console_section(simty_device *dev, const uint8_t *p,
   return pending;
 }
 
-static int drain_console(simty_device *dev, uint32_t pending)
+/* Drains console records until none is pending, or, while the launch
+ * still runs (`running`), until the deadline: a kernel that prints
+ * forever must not hold simty_wait() past its time-out. What is left
+ * waits in the device for the next wait. */
+static int drain_console(simty_device *dev, uint32_t pending, int running,
+                         uint64_t deadline_ns)
 {
   struct simty_session *s = session_of(dev);
   while (pending) {
+    if (running && simty__now_ns() >= deadline_ns)
+      return 0;
     uint8_t req[SIMTY_CONSOLE_REQ_SIZE];
     simty_put_u32(req + SIMTY_CONSOLE_MAX, 0);
     int e = request(dev, SIMTY_CMD_CONSOLE, req, sizeof(req), s->max_payload,
@@ -88,24 +144,28 @@ static int drain_console(simty_device *dev, uint32_t pending)
 
 static int open_common(simty_device *dev, struct simty_transport *t)
 {
-  struct simty_session *s = malloc(sizeof(*s));
-  if (!s) {
+  struct link *l = calloc(1, sizeof(*l));
+  if (!l) {
     simty_transport_close(t);
     return simty__fail(dev, SIMTY_ENOMEM, "out of memory");
   }
+  struct simty_session *s = &l->s;
   simty_session_init(s, t);
-  dev->impl = s;
-  int e = request(dev, SIMTY_CMD_INFO, NULL, 0, SIMTY_INFO_SIZE, 0);
-  if (e == 0 && s->payload_len < SIMTY_INFO_SIZE)
-    e = simty__fail(dev, SIMTY_EPROTO, "INFO answer of %u bytes, expected %u",
-                    s->payload_len, SIMTY_INFO_SIZE);
+  dev->impl = l;
+  int e = simty_session_open(s);
   if (e) {
+    link_fail(dev, e);
     if (e == SIMTY_ECLOSED && strcmp(t->kind, "sim") == 0)
       simty__fail(dev, e, "the simulated board exited at start-up (see its "
                           "message above)");
+    /* No session yet: a silent device at open is simty_open()'s
+     * documented SIMTY_ETIMEDOUT. */
+    if (e == SIMTY_ELINK)
+      e = simty__fail(dev, SIMTY_ETIMEDOUT, "the device does not answer: %s",
+                      s->err);
     goto fail;
   }
-  const uint8_t *p = s->payload;
+  const uint8_t *p = s->info;
   struct simty_device_info *in = &dev->info;
   in->protocol_version = p[SIMTY_INFO_PROTO_VERSION];
   in->counter_count = p[SIMTY_INFO_COUNTER_COUNT];
@@ -118,15 +178,7 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   in->data_size = simty_get_u32(p + SIMTY_INFO_DATA_SIZE);
   in->clock_hz = simty_get_u32(p + SIMTY_INFO_CLOCK_HZ);
   in->firmware_version = simty_get_u32(p + SIMTY_INFO_FW_VERSION);
-  if (in->protocol_version != SIMTY_PROTO_VERSION) {
-    e = simty__fail(dev, SIMTY_EPROTO,
-                    "device speaks protocol version %u, this library %u",
-                    in->protocol_version, SIMTY_PROTO_VERSION);
-    goto fail;
-  }
-  if (in->max_payload < SIMTY_MIN_PAYLOAD ||
-      in->max_payload > SIMTY_MAX_PAYLOAD ||
-      in->counter_count != SIMTY_CTR_COUNT ||
+  if (in->counter_count != SIMTY_CTR_COUNT ||
       in->code_base != SIMTY_CODE_BASE || in->data_base != SIMTY_DATA_BASE ||
       in->code_size > SIMTY_CODE_WINDOW || in->data_size > SIMTY_DATA_WINDOW) {
     e = simty__fail(dev, SIMTY_EPROTO,
@@ -137,106 +189,193 @@ static int open_common(simty_device *dev, struct simty_transport *t)
                     in->code_size, in->data_base, in->data_size);
     goto fail;
   }
-  s->max_payload = (uint16_t)in->max_payload;
   /* A launch left running by an earlier session can be waited for or
    * aborted. */
   uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
   e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE, 0);
   if (e)
     goto fail;
-  if (s->payload_len >= SIMTY_SR_SIZE &&
-      s->payload[SIMTY_SR_STATE] == SIMTY_STATE_RUNNING)
-    dev->launched = dev->ever_launched = 1;
+  if (s->payload_len >= SIMTY_SR_SIZE) {
+    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
+    if (s->payload[SIMTY_SR_STATE] == SIMTY_STATE_RUNNING)
+      dev->launched = dev->ever_launched = 1;
+  }
   return 0;
 fail:
   simty_session_close(s);
-  free(s);
+  free(l);
   dev->impl = NULL;
   return e;
 }
 
 static void link_close(simty_device *dev)
 {
-  struct simty_session *s = session_of(dev);
-  if (!s)
+  struct link *l = link_of(dev);
+  if (!l)
     return;
+  struct simty_session *s = &l->s;
   /* Link health for board bring-up. */
   if (getenv("SIMTY_LINK_STATS"))
     fprintf(stderr,
             "simty link (%s): %" PRIu32 " requests, %" PRIu32
-            " retransmits, %" PRIu32 " stale and %" PRIu32
-            " damaged frames, %" PRIu32 " bytes of noise\n",
-            s->t->kind, s->requests, s->retransmits, s->stale_frames,
-            s->bad_frames, s->dec.discarded);
+            " retransmits (%" PRIu32 " time-outs, %" PRIu32
+            " SEQUENCE and %" PRIu32 " damaged-request answers), %" PRIu32
+            " stale and %" PRIu32 " damaged frames, %" PRIu32
+            " bytes of noise; window %u (up to %" PRIu32
+            " outstanding), bulk frames %u bytes (%" PRIu32 " shrinks)\n",
+            s->t->kind, s->requests, s->retransmits, s->timeouts,
+            s->sequence_naks, s->naks, s->stale_frames, s->bad_frames,
+            s->dec.discarded, s->window, s->max_outstanding, s->bulk_payload,
+            s->shrinks);
   simty_session_close(s);
-  free(s);
+  free(l);
   dev->impl = NULL;
+}
+
+/*
+ * simty_write/simty_read of any size: frames of the session's bulk
+ * payload (max_payload, less on a noisy link; WRITE carries 4 bytes of
+ * address) with the window kept full. The first error stops sending; the
+ * requests already in flight are collected, and that error is returned.
+ * Progress is reported every SIMTY__PROGRESS_CHUNK bytes of transfers of
+ * at least that size.
+ */
+static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
+                size_t len)
+{
+  struct simty_session *s = session_of(dev);
+  struct piece {
+    size_t off;
+    uint16_t n;
+  } piece[SIMTY_MAX_WINDOW];
+  int e = resolve_launch(dev);
+  if (e < 0)
+    return e;
+  e = 0;
+  char why[sizeof(dev->error)] = "";
+  size_t sent = 0, done = 0, reported = 0;
+  uint8_t buf[SIMTY_MAX_PAYLOAD];
+  while ((sent < len && !e) || s->count) {
+    while (!e && sent < len && simty_session_room(s)) {
+      size_t chunk = write ? (size_t)s->bulk_payload - SIMTY_WRITE_DATA
+                           : s->bulk_payload;
+      size_t n = len - sent < chunk ? len - sent : chunk;
+      unsigned ticket = 0;
+      int se;
+      if (write) {
+        simty_put_u32(buf + SIMTY_WRITE_ADDR, addr + (uint32_t)sent);
+        memcpy(buf + SIMTY_WRITE_DATA, p + sent, n);
+        se = simty_session_submit(s, SIMTY_CMD_WRITE, buf,
+                                  (uint16_t)(n + SIMTY_WRITE_DATA),
+                                  SIMTY_ERROR_PAYLOAD, 0, &ticket);
+      } else {
+        simty_put_u32(buf + SIMTY_READ_ADDR, addr + (uint32_t)sent);
+        simty_put_u32(buf + SIMTY_READ_COUNT, (uint32_t)n);
+        se = simty_session_submit(s, SIMTY_CMD_READ, buf, SIMTY_READ_SIZE,
+                                  (uint32_t)n, 0, &ticket);
+      }
+      if (se) {
+        e = se;
+        snprintf(why, sizeof(why), "%s", s->err);
+        break;
+      }
+      piece[ticket].off = sent;
+      piece[ticket].n = (uint16_t)n;
+      sent += n;
+    }
+    if (!s->count)
+      break;
+    unsigned ticket = 0;
+    int ce = simty_session_complete(s, &ticket);
+    if (!ce && !write && s->payload_len != piece[ticket].n) {
+      ce = SIMTY_EPROTO;
+      snprintf(s->err, sizeof(s->err), "READ of %u bytes answered with %u",
+               piece[ticket].n, s->payload_len);
+    }
+    if (ce) {
+      if (!e) {
+        e = ce;
+        snprintf(why, sizeof(why), "%s", s->err);
+      }
+      continue;
+    }
+    if (!write)
+      memcpy(p + piece[ticket].off, s->payload, piece[ticket].n);
+    done += piece[ticket].n;
+    if (len >= SIMTY__PROGRESS_CHUNK &&
+        (done - reported >= SIMTY__PROGRESS_CHUNK || done == len)) {
+      reported = done;
+      simty__progress(dev, done, len);
+    }
+  }
+  if (e)
+    return simty__fail(dev, e, "%s", why);
+  return 0;
 }
 
 static int link_write(simty_device *dev, uint32_t addr, const void *src,
                       size_t len)
 {
-  struct simty_session *s = session_of(dev);
-  size_t chunk = s->max_payload - SIMTY_WRITE_DATA;
-  uint8_t buf[SIMTY_MAX_PAYLOAD];
-  const uint8_t *p = src;
-  while (len) {
-    size_t n = len < chunk ? len : chunk;
-    simty_put_u32(buf + SIMTY_WRITE_ADDR, addr);
-    memcpy(buf + SIMTY_WRITE_DATA, p, n);
-    int e = request(dev, SIMTY_CMD_WRITE, buf,
-                    (uint16_t)(n + SIMTY_WRITE_DATA), SIMTY_ERROR_PAYLOAD, 0);
-    if (e)
-      return e;
-    addr += (uint32_t)n;
-    p += n;
-    len -= n;
-  }
-  return 0;
+  return bulk(dev, 1, addr, (uint8_t *)(uintptr_t)src, len);
 }
 
 static int link_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
 {
-  struct simty_session *s = session_of(dev);
-  uint8_t *p = dst;
-  while (len) {
-    size_t n = len < s->max_payload ? len : s->max_payload;
-    uint8_t req[SIMTY_READ_SIZE];
-    simty_put_u32(req + SIMTY_READ_ADDR, addr);
-    simty_put_u32(req + SIMTY_READ_COUNT, (uint32_t)n);
-    int e = request(dev, SIMTY_CMD_READ, req, sizeof(req), (uint32_t)n, 0);
-    if (e)
-      return e;
-    if (s->payload_len != n)
-      return simty__fail(dev, SIMTY_EPROTO,
-                         "READ of %zu bytes answered with %u", n,
-                         s->payload_len);
-    memcpy(p, s->payload, n);
-    addr += (uint32_t)n;
-    p += n;
-    len -= n;
-  }
-  return 0;
+  return bulk(dev, 0, addr, dst, len);
 }
 
-static int link_launch(simty_device *dev, const struct simty__launch *l)
+static int link_launch(simty_device *dev, const struct simty__launch *la)
 {
+  struct link *l = link_of(dev);
+  int e = resolve_launch(dev);
+  if (e < 0)
+    return e;
   uint8_t req[SIMTY_LAUNCH_SIZE];
   memset(req, 0, sizeof(req));
-  simty_put_u32(req + SIMTY_LAUNCH_ENTRY, l->entry);
-  simty_put_u32(req + SIMTY_LAUNCH_NTHREADS, l->nthreads);
-  simty_put_u32(req + SIMTY_LAUNCH_ARGS, l->args);
-  simty_put_u32(req + SIMTY_LAUNCH_DATA_END, l->data_end);
-  simty_put_u64(req + SIMTY_LAUNCH_TIMEOUT, l->timeout_cycles);
-  req[SIMTY_LAUNCH_STACK_LOG2] = (uint8_t)l->stack_log2;
-  return request(dev, SIMTY_CMD_LAUNCH, req, sizeof(req),
-                 SIMTY_LAUNCHED_SIZE, 0);
+  simty_put_u32(req + SIMTY_LAUNCH_ENTRY, la->entry);
+  simty_put_u32(req + SIMTY_LAUNCH_NTHREADS, la->nthreads);
+  simty_put_u32(req + SIMTY_LAUNCH_ARGS, la->args);
+  simty_put_u32(req + SIMTY_LAUNCH_DATA_END, la->data_end);
+  simty_put_u64(req + SIMTY_LAUNCH_TIMEOUT, la->timeout_cycles);
+  req[SIMTY_LAUNCH_STACK_LOG2] = (uint8_t)la->stack_log2;
+  struct simty_session *s = &l->s;
+  /* Submitting may reopen a lost link first: failing there, the LAUNCH
+   * never went out. */
+  e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
+                           SIMTY_LAUNCHED_SIZE, 0, NULL);
+  if (e)
+    return link_fail(dev, e);
+  e = simty_session_complete(s, NULL);
+  if (e == SIMTY_ELINK) {
+    /* The LAUNCH went out and no answer came back: accepted or not is
+     * unknown until the device answers again (resolve_launch). */
+    dev->launch_unknown = 1;
+    l->ever_before = dev->ever_launched;
+    return simty__fail(dev, e,
+                       "%s; whether the device started the launch is unknown "
+                       "until it answers again (simty_wait() or simty_abort() "
+                       "asks it)",
+                       s->err);
+  }
+  if (e)
+    return link_fail(dev, e);
+  if (s->payload_len >= SIMTY_LAUNCHED_SIZE)
+    l->launch_id = simty_get_u32(s->payload + SIMTY_LAUNCHED_ID);
+  return 0;
 }
 
 static int link_wait(simty_device *dev, uint64_t deadline_ns,
                      struct simty__status *st)
 {
-  struct simty_session *s = session_of(dev);
+  struct link *l = link_of(dev);
+  struct simty_session *s = &l->s;
+  int e = resolve_launch(dev);
+  if (e < 0)
+    return e;
+  if (e == 1)
+    return simty__fail(dev, SIMTY_ENOLAUNCH,
+                       "the LAUNCH lost with the link never reached the "
+                       "device: nothing runs");
   for (;;) {
     uint64_t now = simty__now_ns();
     uint64_t left_ms = deadline_ns > now ? (deadline_ns - now) / 1000000u : 0;
@@ -245,14 +384,14 @@ static int link_wait(simty_device *dev, uint64_t deadline_ns,
     uint8_t req[SIMTY_WAIT_REQ_SIZE];
     simty_put_u32(req + SIMTY_WAIT_MS, ms);
     simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
-    int e = request(dev, SIMTY_CMD_WAIT, req, sizeof(req), s->max_payload,
-                    ms);
+    e = request(dev, SIMTY_CMD_WAIT, req, sizeof(req), s->max_payload, ms);
     if (e)
       return e;
     if (s->payload_len < SIMTY_SR_SIZE)
       return simty__fail(dev, SIMTY_EPROTO, "short WAIT answer (%u bytes)",
                          s->payload_len);
     parse_status(s->payload, st);
+    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
     int64_t pending = console_section(dev, s->payload + SIMTY_SR_SIZE,
                                       s->payload_len - SIMTY_SR_SIZE);
     if (pending < 0)
@@ -260,7 +399,8 @@ static int link_wait(simty_device *dev, uint64_t deadline_ns,
     if (pending) {
       /* The status record is invalidated by the next request. */
       struct simty__status keep = *st;
-      e = drain_console(dev, (uint32_t)pending);
+      e = drain_console(dev, (uint32_t)pending,
+                        keep.state == SIMTY__RUNNING, deadline_ns);
       if (e)
         return e;
       *st = keep;
@@ -274,7 +414,10 @@ static int link_wait(simty_device *dev, uint64_t deadline_ns,
 
 static int link_abort(simty_device *dev)
 {
-  int e = request(dev, SIMTY_CMD_ABORT, NULL, 0, SIMTY_SR_SIZE, 0);
+  int e = resolve_launch(dev);
+  if (e)
+    return e < 0 ? e : 0; /* never started: nothing to abort */
+  e = request(dev, SIMTY_CMD_ABORT, NULL, 0, SIMTY_SR_SIZE, 0);
   /* The launch may have ended on its own just before. */
   return e == SIMTY_ENOLAUNCH ? 0 : e;
 }
@@ -282,9 +425,12 @@ static int link_abort(simty_device *dev)
 static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
 {
   struct simty_session *s = session_of(dev);
+  int e = resolve_launch(dev);
+  if (e < 0)
+    return e;
   uint8_t req[SIMTY_COUNTERS_REQ_SIZE] = {0, 0, 0, 0};
-  int e = request(dev, SIMTY_CMD_COUNTERS, req, sizeof(req),
-                  SIMTY_COUNTERS_VALUES + 8u * SIMTY_CTR_COUNT, 0);
+  e = request(dev, SIMTY_CMD_COUNTERS, req, sizeof(req),
+              SIMTY_COUNTERS_VALUES + 8u * SIMTY_CTR_COUNT, 0);
   if (e)
     return e;
   if (s->payload_len < SIMTY_COUNTERS_VALUES + 8u * SIMTY_CTR_COUNT ||
@@ -318,6 +464,7 @@ static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
       .wait = link_wait,                                                     \
       .abort = link_abort,                                                   \
       .counters = link_counters,                                             \
+      .own_progress = 1,                                                     \
   }
 
 LINK_OPEN(sim, simty_transport_sim);

@@ -289,13 +289,17 @@ int simty_set_progress(simty_device *dev, simty_progress_fn fn, void *user)
   return 0;
 }
 
-/* Copies are split in chunks so that progress can be reported; the
- * backend splits further into link payloads. */
-#define PROGRESS_CHUNK (64u * 1024u)
+/* Copies are split in chunks so that progress can be reported, unless the
+ * backend takes them whole and reports progress itself (the link backends:
+ * one windowed transfer keeps the link busy from start to end). */
+#define PROGRESS_CHUNK SIMTY__PROGRESS_CHUNK
 
 static int copy(simty_device *dev, uint32_t addr, void *host, size_t len,
                 int to_device)
 {
+  if (dev->backend->own_progress)
+    return to_device ? dev->backend->write(dev, addr, host, len)
+                     : dev->backend->read(dev, addr, host, len);
   uint64_t total = len;
   int report = total >= PROGRESS_CHUNK;
   for (uint64_t done = 0; done < total;) {

@@ -6,7 +6,7 @@
  * Public API calls (simty_device.c, simty_kernel.c) validate arguments,
  * take the device lock, and call the backend through `struct
  * simty__backend`. The link backends (sim, tcp, ftdi, usb) share one
- * protocol client (simty_proto_client.c); `model` maps each entry straight
+ * protocol client (backend_link.c); `model` maps each entry straight
  * onto the reference model library.
  */
 #ifndef SIMTY_INTERNAL_H
@@ -90,7 +90,14 @@ struct simty__backend {
               struct simty__status *st);
   int (*abort)(simty_device *dev);
   int (*counters)(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT]);
+  /* write/read take transfers of any size and report their progress
+   * (simty__progress every SIMTY__PROGRESS_CHUNK bytes of a transfer of
+   * at least that size); 0: simty_write/simty_read split them. */
+  int own_progress;
 };
+
+/* Transfers of this size and more report progress, in steps of it. */
+#define SIMTY__PROGRESS_CHUNK (64u * 1024u)
 
 extern const struct simty__backend simty__backend_model;
 extern const struct simty__backend simty__backend_sim;
@@ -119,6 +126,9 @@ struct simty_device {
 
   uint32_t args_block; /* device copy of the last argument block, 0: none */
   int launched;        /* a launch was started and not yet seen to end */
+  /* The link was lost with every answer to a LAUNCH: counted as launched
+   * until the backend has asked the device whether it started. */
+  int launch_unknown;
   int ever_launched;
   struct simty_fault last_fault;
 

@@ -341,8 +341,12 @@ int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
       .timeout_cycles = cfg->timeout_cycles,
   };
   simty__console_flush(dev);
+  dev->launch_unknown = 0;
   e = dev->backend->launch(dev, &l);
-  if (e == 0) {
+  /* A launch lost with the link may be running: the backend resolves it
+   * when the device answers again (simty_wait, simty_abort, simty_close
+   * abort it if it runs). */
+  if (e == 0 || dev->launch_unknown) {
     dev->launched = 1;
     dev->ever_launched = 1;
     memset(&dev->last_fault, 0, sizeof(dev->last_fault));
@@ -415,8 +419,19 @@ int simty_run(simty_kernel *kernel, const struct simty_launch_config *config,
     memcpy(detail, dev->error, sizeof(detail));
     pthread_mutex_unlock(&dev->lock);
     /* Aborting ends the launch; its ABORTED fault is what remains. */
-    if (simty_abort(dev) == 0)
-      simty_wait(dev, 2000);
+    int ae = simty_abort(dev);
+    if (ae == 0)
+      ae = simty_wait(dev, 2000);
+    if (ae != 0 && ae != SIMTY_EFAULT && ae != SIMTY_ETIMEDOUT) {
+      /* The abort itself failed (the link was lost, say): that is the
+       * error, not a time-out with a fault record. */
+      char why[sizeof(dev->error)];
+      pthread_mutex_lock(&dev->lock);
+      memcpy(why, dev->error, sizeof(why));
+      simty__fail(dev, ae, "%s; aborting it failed: %s", detail, why);
+      pthread_mutex_unlock(&dev->lock);
+      return ae;
+    }
     pthread_mutex_lock(&dev->lock);
     simty__fail(dev, SIMTY_ETIMEDOUT, "%s (aborted)", detail);
     pthread_mutex_unlock(&dev->lock);

@@ -334,11 +334,13 @@ static int cmd_run(simty_device *dev, int json, const struct run_opts *o)
               d->symbol);
       goto out_words;
     }
-    uint32_t probe;
-    if (d->count &&
-        ((uint64_t)d->addr + 4ull * d->count > UINT32_MAX ||
-         simty_read(dev, d->addr, &probe, 4) ||
-         simty_read(dev, d->addr + 4 * (d->count - 1), &probe, 4))) {
+    /* Checked against the device's memories here, before the launch, so
+     * that a bad --dump costs no run (and no request). */
+    uint64_t end = (uint64_t)d->addr + 4ull * d->count;
+    int inside =
+        (d->addr >= in.code_base && end <= (uint64_t)in.code_base + in.code_size) ||
+        (d->addr >= in.data_base && end <= (uint64_t)in.data_base + in.data_size);
+    if (d->count && !inside) {
       fprintf(stderr, PROG ": %s: --dump %s:%" PRIu32
                       " is outside device memory\n",
               o->kernel, d->symbol, d->count);
@@ -398,12 +400,15 @@ static int cmd_run(simty_device *dev, int json, const struct run_opts *o)
       json_string(stdout, d->symbol, strlen(d->symbol));
       printf(": [");
     }
-    for (uint32_t j = 0; j < d->count; j++) {
-      uint8_t w[4];
-      if (simty_read(dev, d->addr + 4 * j, w, 4)) {
-        read_failed = 1;
-        break;
-      }
+    /* The whole array in one read: a bulk transfer on a link device. */
+    uint8_t *words = d->count ? malloc(4u * (size_t)d->count) : NULL;
+    int re = !d->count ? 0
+             : words   ? simty_read(dev, d->addr, words, 4u * (size_t)d->count)
+                       : SIMTY_ENOMEM;
+    if (re && !read_failed)
+      read_failed = re;
+    for (uint32_t j = 0; !re && j < d->count; j++) {
+      const uint8_t *w = words + 4u * (size_t)j;
       int32_t v = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 |
                             (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
       if (json)
@@ -411,6 +416,7 @@ static int cmd_run(simty_device *dev, int json, const struct run_opts *o)
       else
         printf("%s[%" PRIu32 "] = %" PRId32 "\n", d->symbol, j, v);
     }
+    free(words);
     if (json)
       printf("]");
   }
@@ -432,13 +438,16 @@ static int cmd_run(simty_device *dev, int json, const struct run_opts *o)
   }
   fflush(stdout);
   if (read_failed) {
-    rc = device_error(dev, SIMTY_EIO, "cannot read --dump memory");
+    rc = device_error(dev, read_failed, "cannot read --dump memory");
     goto out_console;
   }
   if (faulted) {
+    /* A host time-out whose abort left no fault record has no fault line
+     * (a lost link never gets here: it is an error, exit 1). */
     char text[160];
     simty_fault_format(&fault, text, sizeof(text));
-    fprintf(stderr, "fault: %s\n", text);
+    if (fault.cause != SIMTY_FAULT_NONE)
+      fprintf(stderr, "fault: %s\n", text);
     if (e == SIMTY_ETIMEDOUT)
       fprintf(stderr, PROG ": host time-out after %" PRIu64
                       " ms: launch aborted\n",

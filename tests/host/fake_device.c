@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_device.c - see fake_device.h. The protocol semantics follow
- * docs/protocol.md closely enough for the host library: INFO, WRITE,
- * READ, LAUNCH, STATUS, WAIT, ABORT, COUNTERS, RESET and CONSOLE, with the
- * duplicate cache. WAIT runs the model for up to wait_ms of real time.
+ * docs/protocol.md (v2) closely enough for the host library: INFO, WRITE,
+ * READ, LAUNCH, STATUS, WAIT, ABORT, COUNTERS, RESET and CONSOLE, executed
+ * strictly in seq order, with the response cache of the window and
+ * SEQUENCE answers to gaps. WAIT runs the model for up to wait_ms of real
+ * time.
  */
 #include "fake_device.h"
 
@@ -26,13 +28,19 @@ struct state {
   uint8_t rx[SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)];
   uint8_t out[SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)];
   uint8_t wire[SIMTY_WIRE_MAX(SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)) + 64];
-  /* Duplicate cache: the last answered request and its response. */
-  int have_last;
-  uint16_t last_seq;
-  uint32_t last_crc;
-  uint8_t last_wire[SIMTY_WIRE_MAX(SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)) + 64];
-  size_t last_wire_len;
+  /* The window: the seq of the next request to execute, and the cached
+   * response of each of the last SIMTY_MAX_WINDOW executed ones. */
+  int synced;
+  uint16_t expect;
+  struct {
+    int valid;
+    uint16_t seq;
+    size_t len;
+    uint8_t wire[SIMTY_WIRE_MAX(SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD)) + 64];
+  } cache[SIMTY_MAX_WINDOW];
+  unsigned rng;
   /* Launch. */
+  uint64_t launch_ms;
   uint32_t launch_id;
   int launched;
   uint32_t nthreads;
@@ -41,6 +49,7 @@ struct state {
   uint8_t con_byte[CONSOLE_CAP];
   uint32_t con_head, con_count;
   int closed;
+  int muted; /* a LAUNCH was answered (mute_after_launch) */
 };
 
 static uint64_t now_ms(void)
@@ -58,6 +67,15 @@ static int take(struct fake_device *d, int *field)
     (*field)--;
   pthread_mutex_unlock(&d->lock);
   return v > 0;
+}
+
+/* True with probability permille/1000 (under the lock). */
+static int chance(struct state *s, int *permille)
+{
+  pthread_mutex_lock(&s->d->lock);
+  int p = *permille;
+  pthread_mutex_unlock(&s->d->lock);
+  return p > 0 && (int)(rand_r(&s->rng) % 1000u) < p;
 }
 
 void fake_device_set(struct fake_device *d, int *field, int value)
@@ -100,18 +118,32 @@ static void emit(struct state *s, uint8_t cmd, uint16_t seq,
   struct fake_device *d = s->d;
   uint8_t wire[sizeof(s->wire)];
   memcpy(wire, wire_in, w);
-  if (take(d, &d->drop_responses))
+  pthread_mutex_lock(&d->lock);
+  int mute = s->muted && d->mute_after_launch;
+  pthread_mutex_unlock(&d->lock);
+  if (mute || take(d, &d->drop_responses) || chance(s, &d->drop_permille)) {
+    d->dropped++;
     return;
+  }
   if (take(d, &d->garbage_before)) {
     static const uint8_t noise[] = {0x55, 0x00, 0x13, 0x37, 0xff, 0x02,
                                     0x01, 0x00, 0xaa, 0x99, 0x00};
     send_all(s, noise, sizeof(noise), 0);
   }
   if (take(d, &d->stale_before)) {
-    uint8_t stale[SIMTY_FRAME_SIZE(0)], sw[SIMTY_WIRE_MAX(12)];
-    size_t sn = simty_frame_seal(stale, cmd | SIMTY_RESPONSE_FLAG,
-                                 (uint16_t)(seq - 1), SIMTY_ST_OK, 0);
-    send_all(s, sw, simty_link_encode(stale, sn, sw), 0);
+    /* A late duplicate of the answer before (its cached copy), else an
+     * answer to a seq long gone: never a forged answer to a request the
+     * host may still have outstanding. */
+    uint16_t prev = (uint16_t)(seq - 1);
+    unsigned at = prev % SIMTY_MAX_WINDOW;
+    if (s->cache[at].valid && s->cache[at].seq == prev) {
+      send_all(s, s->cache[at].wire, s->cache[at].len, 0);
+    } else {
+      uint8_t stale[SIMTY_FRAME_SIZE(0)], sw[SIMTY_WIRE_MAX(12)];
+      size_t sn = simty_frame_seal(stale, cmd | SIMTY_RESPONSE_FLAG,
+                                   (uint16_t)(seq - 1000), SIMTY_ST_OK, 0);
+      send_all(s, sw, simty_link_encode(stale, sn, sw), 0);
+    }
   }
   if (take(d, &d->corrupt_responses)) {
     /* Flip a bit near the end of the encoded frame, keeping it zero-free. */
@@ -122,19 +154,29 @@ static void emit(struct state *s, uint8_t cmd, uint16_t seq,
 }
 
 /* Seals s->out (payload already in place) and sends it, with whatever
- * misbehaviour is armed. cache: remember it for duplicates. */
+ * misbehaviour is armed. cache: the answer of an executed request, kept
+ * for its retransmissions. */
 static void respond(struct state *s, uint8_t cmd, uint16_t seq,
                     uint8_t status, uint16_t len, uint32_t req_crc, int cache)
 {
+  (void)req_crc;
   size_t n = simty_frame_seal(s->out, cmd | SIMTY_RESPONSE_FLAG, seq, status,
                               len);
+  uint8_t version = s->d->proto_version ? s->d->proto_version
+                                        : SIMTY_PROTO_VERSION;
+  if (version != SIMTY_PROTO_VERSION) {
+    /* A device of another version answers in its own format. */
+    s->out[SIMTY_HDR_VERSION] = version;
+    simty_put_u32(s->out + n - SIMTY_CRC_SIZE,
+                  simty_crc32(0, s->out, n - SIMTY_CRC_SIZE));
+  }
   size_t w = simty_link_encode(s->out, n, s->wire);
   if (cache) {
-    s->have_last = 1;
-    s->last_seq = seq;
-    s->last_crc = req_crc;
-    memcpy(s->last_wire, s->wire, w);
-    s->last_wire_len = w;
+    unsigned at = seq % SIMTY_MAX_WINDOW;
+    s->cache[at].valid = 1;
+    s->cache[at].seq = seq;
+    s->cache[at].len = w;
+    memcpy(s->cache[at].wire, s->wire, w);
   }
   emit(s, cmd, seq, s->wire, w);
 }
@@ -241,30 +283,76 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
   uint8_t *out = s->out + SIMTY_HDR_SIZE;
   uint16_t maxp = d->max_payload ? d->max_payload : SIMTY_MAX_PAYLOAD;
   d->requests++;
+  if (d->nlog < FAKE_LOG) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    d->log_seq[d->nlog] = seq;
+    d->log_ns[d->nlog++] = (uint64_t)ts.tv_sec * 1000000000u +
+                           (uint64_t)ts.tv_nsec;
+  }
+  if (len > d->max_frame)
+    d->max_frame = len;
   if (d->close_after > 0 && --d->close_after == 0) {
     s->closed = 1;
     return;
   }
-  if (take(d, &d->hint_bad_crc)) {
+  uint8_t version = d->proto_version ? d->proto_version : SIMTY_PROTO_VERSION;
+  if (f[SIMTY_HDR_VERSION] != version) {
+    respond_error(s, cmd, seq, SIMTY_ST_BAD_VERSION, version, crc, 0);
+    return;
+  }
+  if (take(d, &d->drop_requests) || chance(s, &d->drop_permille)) {
+    d->dropped++; /* lost on the wire */
+    return;
+  }
+  if (take(d, &d->hint_bad_crc) || chance(s, &d->nak_permille)) {
     respond_error(s, cmd, seq, SIMTY_ST_BAD_CRC, (uint32_t)flen, crc, 0);
     return;
   }
-  if (cmd != SIMTY_CMD_INFO && s->have_last && seq == s->last_seq &&
-      crc == s->last_crc) {
-    d->duplicates++;
-    emit(s, cmd, seq, s->last_wire, s->last_wire_len);
-    return;
+  uint16_t window = d->window ? d->window : 4;
+  if (cmd == SIMTY_CMD_INFO) {
+    /* Always executed; resets the window. */
+    s->synced = 1;
+    s->expect = (uint16_t)(seq + 1);
+    for (unsigned i = 0; i < SIMTY_MAX_WINDOW; i++)
+      s->cache[i].valid = 0;
+  } else {
+    if (!s->synced) {
+      s->synced = 1;
+      s->expect = seq;
+    }
+    uint16_t behind = (uint16_t)(s->expect - seq);
+    if (behind >= 1 && behind <= window) {
+      /* A retransmission of an executed request: its cached answer. */
+      unsigned at = seq % SIMTY_MAX_WINDOW;
+      if (s->cache[at].valid && s->cache[at].seq == seq) {
+        d->duplicates++;
+        emit(s, cmd, seq, s->cache[at].wire, s->cache[at].len);
+        return;
+      }
+    }
+    if (seq != s->expect) {
+      d->sequence_answers++;
+      respond_error(s, cmd, seq, SIMTY_ST_SEQUENCE, s->expect, crc, 0);
+      return;
+    }
+    s->expect++;
   }
   if (cmd < 16)
     d->executed[cmd]++;
+  if (s->launched && d->run_between &&
+      state_of(s) == SIMTY_STATE_RUNNING &&
+      (!d->run_between_ms || now_ms() - s->launch_ms < d->run_between_ms))
+    simty_model_run(d->model, d->run_between);
   uint8_t running = state_of(s) == SIMTY_STATE_RUNNING;
   switch (cmd) {
   case SIMTY_CMD_INFO: {
     struct simty_model_config c;
     simty_model_get_config(d->model, &c);
     memset(out, 0, SIMTY_INFO_SIZE);
-    out[SIMTY_INFO_PROTO_VERSION] =
-        d->proto_version ? d->proto_version : SIMTY_PROTO_VERSION;
+    out[SIMTY_INFO_PROTO_VERSION] = d->info_version ? d->info_version
+                                     : d->proto_version ? d->proto_version
+                                                        : SIMTY_PROTO_VERSION;
     out[SIMTY_INFO_COUNTER_COUNT] = SIMTY_CTR_COUNT;
     simty_put_u16(out + SIMTY_INFO_MAX_PAYLOAD, maxp);
     simty_put_u16(out + SIMTY_INFO_WARPS, (uint16_t)c.warps);
@@ -274,7 +362,12 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     simty_put_u32(out + SIMTY_INFO_DATA_BASE, SIMTY_DATA_BASE);
     simty_put_u32(out + SIMTY_INFO_DATA_SIZE, c.data_size);
     simty_put_u32(out + SIMTY_INFO_CLOCK_HZ, 12000000);
-    simty_put_u32(out + SIMTY_INFO_FW_VERSION, 0x000100);
+    simty_put_u32(out + SIMTY_INFO_FW_VERSION, 0x000200);
+    simty_put_u32(out + SIMTY_INFO_BAUD, d->baud ? d->baud : 3000000u);
+    simty_put_u16(out + SIMTY_INFO_WINDOW, window);
+    simty_put_u16(out + SIMTY_INFO_LINK_FLAGS, 0);
+    simty_put_u32(out + SIMTY_INFO_HW_VERSION, 0x000200);
+    simty_put_u32(out + SIMTY_INFO_HW_BUILD, 0x5eed);
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_INFO_SIZE, crc, 1);
     return;
   }
@@ -299,6 +392,8 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
       return;
     }
     if (w) {
+      if (n < (uint32_t)maxp - SIMTY_WRITE_DATA)
+        d->short_writes++;
       simty_model_write(d->model, addr, p + SIMTY_WRITE_DATA, n);
       uint32_t stuck = d->stuck_addr & ~3u;
       if (d->stuck_addr && stuck + 4 > addr && stuck < addr + n) {
@@ -341,12 +436,14 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
       return;
     }
     s->launched = 1;
+    s->launch_ms = now_ms();
     s->launch_id++;
     s->nthreads = lp.nthreads;
     s->con_count = 0;
     simty_put_u32(out + SIMTY_LAUNCHED_ID, s->launch_id);
     simty_put_u32(out + SIMTY_LAUNCHED_STACK_TOP, 0);
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE, crc, 1);
+    s->muted = 1;
     return;
   }
   case SIMTY_CMD_STATUS:
@@ -400,6 +497,7 @@ static void *serve(void *arg)
   if (!s)
     return NULL;
   s->d = d;
+  s->rng = d->seed ? d->seed : 12345u;
   simty_model_set_console(d->model, console_byte, s);
   if (d->fd < 0) {
     struct pollfd pfd = {d->listen_fd, POLLIN, 0};

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fake_device.h - a Simty device for tests: speaks the link protocol
- * (docs/protocol.md) on a socket, executes kernels on the reference model,
- * and misbehaves on request (dropped, corrupted, split, stale or garbled
- * responses; damaged-request answers; an unplugged link).
+ * fake_device.h - a Simty device for tests: speaks link protocol v2
+ * (docs/protocol.md; window, in-order execution, response cache, SEQUENCE
+ * answers) on a socket, executes kernels on the reference model, and
+ * misbehaves on request (lost requests; dropped, corrupted, split, stale
+ * or garbled responses; damaged-request answers; random losses; an
+ * unplugged link) or speaks another protocol version.
  *
  * It serves one connection in a thread of its own: either one end of a
  * socket pair (fake_device_start_fd) or a TCP listener on 127.0.0.1
@@ -21,17 +23,29 @@ struct fake_device {
   /* Configuration, before start. */
   unsigned warps, lanes;
   uint16_t max_payload; /* 0: SIMTY_MAX_PAYLOAD */
-  uint8_t proto_version; /* 0: SIMTY_PROTO_VERSION */
+  uint8_t proto_version; /* frames it speaks; 0: SIMTY_PROTO_VERSION */
+  uint8_t info_version;  /* what INFO says; 0: proto_version */
+  uint16_t window;       /* 0: 4 */
+  uint32_t baud;         /* INFO's link rate; 0: 3,000,000 */
+  unsigned seed;         /* random misbehaviour */
+  /* While a launch runs, the model runs this many cycles before each
+   * request (a real device runs the kernel meanwhile), for the first
+   * run_between_ms after the launch (0: always). 0: only WAIT runs it. */
+  unsigned run_between, run_between_ms;
 
   /* Misbehaviour, changed under `lock` while running. Each counts down. */
   pthread_mutex_t lock;
+  int drop_requests;     /* lose the request on the wire: not executed */
   int drop_responses;    /* execute, but send no response */
+  int drop_permille;     /* lose requests and responses at random */
+  int nak_permille;      /* answer BAD_CRC at random, as if damaged */
   int corrupt_responses; /* flip a bit of the response's CRC */
   int garbage_before;    /* send noise bytes (with zeros) first */
   int stale_before;      /* send an answer to seq - 1 first */
   int hint_bad_crc;      /* answer BAD_CRC as if the request was damaged */
   int split_responses;   /* send the response one byte per write */
   int close_after;       /* >0: close the link after that many requests */
+  int mute_after_launch; /* once a LAUNCH is answered, answer nothing */
   /* A broken memory: bits of stuck_mask read 0 in the word at stuck_addr
    * (0: none). Set before start. */
   uint32_t stuck_addr, stuck_mask;
@@ -40,6 +54,16 @@ struct fake_device {
   unsigned requests;           /* frames decoded */
   unsigned executed[16];       /* per command code, duplicates excluded */
   unsigned duplicates;         /* retransmissions answered from the cache */
+  unsigned sequence_answers;   /* SEQUENCE answers (a gap in the seqs) */
+  unsigned dropped;            /* requests and responses lost on purpose */
+  unsigned max_frame;          /* largest request payload seen */
+  unsigned short_writes;       /* executed WRITEs shorter than max_payload */
+  /* Arrival of every request frame: seq and CLOCK_MONOTONIC ns (the
+   * first FAKE_LOG of them). */
+#define FAKE_LOG 4096
+  unsigned nlog;
+  uint16_t log_seq[FAKE_LOG];
+  uint64_t log_ns[FAKE_LOG];
 
   /* Internal. */
   int fd, listen_fd, port;

@@ -91,7 +91,11 @@ static void test_info_and_roundtrip(void **state)
                                          SIMTY_INFO_SIZE, 0),
                    0);
   assert_int_equal(f->s.payload_len, SIMTY_INFO_SIZE);
-  assert_int_equal(f->s.payload[SIMTY_INFO_PROTO_VERSION], 1);
+  assert_int_equal(f->s.payload[SIMTY_INFO_PROTO_VERSION], SIMTY_PROTO_VERSION);
+  assert_int_equal(simty_get_u16(f->s.payload + SIMTY_INFO_WINDOW), 4);
+  assert_int_equal(simty_get_u32(f->s.payload + SIMTY_INFO_BAUD), 3000000);
+  assert_int_equal(f->s.window, 4);
+  assert_int_equal(f->s.max_payload, SIMTY_MAX_PAYLOAD);
   assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE + 8, 0xCAFEF00D), 0);
   assert_int_equal(read_word(&f->s, SIMTY_DATA_BASE + 8), 0xCAFEF00D);
   assert_int_equal(f->s.retransmits, 0);
@@ -179,18 +183,49 @@ static void test_split_response(void **state)
   assert_int_equal(f->s.retransmits, 0);
 }
 
-static void test_timeout(void **state)
+/* A device that never answers: 5 attempts with the margin doubling each
+ * time (0.1 + 0.2 + 0.4 + 0.8 + 0.8 s), then SIMTY_ELINK, not a time-out.
+ * The next request reopens the session (INFO) and works. */
+static void test_link_lost(void **state)
 {
   struct fixture *f = *state;
   fake_device_set(&f->dev, &f->dev.drop_responses, 100);
   double t0 = now_s();
-  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 1), SIMTY_ETIMEDOUT);
+  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 1), SIMTY_ELINK);
   double dt = now_s() - t0;
-  assert_true(dt >= 0.45 && dt < 3.0); /* 5 attempts of 0.1 s */
+  assert_true(dt >= 2.2 && dt < 5.0);
   assert_int_equal(f->s.retransmits, SIMTY_SESSION_ATTEMPTS - 1);
   assert_non_null(strstr(f->s.err, "after 5 attempts"));
+  assert_non_null(strstr(f->s.err, "link is lost"));
+  assert_int_equal(f->s.need_sync, 1);
   fake_device_set(&f->dev, &f->dev.drop_responses, 0);
+  unsigned infos = f->dev.executed[SIMTY_CMD_INFO];
   assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 2), 0);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_INFO], infos + 1);
+  assert_int_equal(read_word(&f->s, SIMTY_DATA_BASE), 2);
+}
+
+/* Back-off: each retransmission of the same request waits twice as long
+ * as the one before (the device logs when each copy arrives). */
+static void test_backoff(void **state)
+{
+  struct fixture *f = *state;
+  fake_device_set(&f->dev, &f->dev.drop_responses, 3);
+  unsigned first = f->dev.nlog;
+  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 3), 0);
+  assert_int_equal(f->dev.nlog - first, 4); /* 4 copies of one request */
+  double gap[3];
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(f->dev.log_seq[first + i], f->dev.log_seq[first + 3]);
+    gap[i] = (double)(f->dev.log_ns[first + i + 1] - f->dev.log_ns[first + i]) *
+             1e-9;
+  }
+  assert_true(gap[0] >= 0.09);
+  assert_true(gap[1] >= 0.19 && gap[1] > 1.4 * gap[0]);
+  assert_true(gap[2] >= 0.39 && gap[2] > 1.4 * gap[1]);
+  assert_int_equal(f->s.timeouts, 3);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 1);
+  assert_int_equal(f->dev.duplicates, 3);
 }
 
 static void test_unplug(void **state)
@@ -224,6 +259,228 @@ static void test_error_status(void **state)
                    SIMTY_ESTACK);
   assert_int_equal(simty_session_status_error(SIMTY_ST_INTERNAL),
                    SIMTY_EDEVICE);
+}
+
+/* ---- The window ---- */
+
+/* A session with a device that takes 8 requests in flight. */
+static int setup_window(void **state)
+{
+  struct fixture *f = calloc(1, sizeof(*f));
+  int fd;
+  if (!f)
+    return -1;
+  f->dev.window = 8;
+  if (fake_device_start_fd(&f->dev, &fd))
+    return -1;
+  struct simty_transport *t;
+  char err[256];
+  if (simty_transport_fd(fd, 0, "test", &t, err, sizeof(err)))
+    return -1;
+  t->margin_ms = 100;
+  simty_session_init(&f->s, t);
+  if (simty_session_open(&f->s))
+    return -1;
+  *state = f;
+  return 0;
+}
+
+static void submit_write(struct simty_session *s, uint32_t addr, uint32_t v,
+                         unsigned *ticket)
+{
+  uint8_t p[8];
+  simty_put_u32(p, addr);
+  simty_put_u32(p + 4, v);
+  assert_int_equal(simty_session_submit(s, SIMTY_CMD_WRITE, p, 8, 4, 0,
+                                        ticket),
+                   0);
+}
+
+static void submit_read(struct simty_session *s, uint32_t addr,
+                        unsigned *ticket)
+{
+  uint8_t p[8];
+  simty_put_u32(p, addr);
+  simty_put_u32(p + 4, 4);
+  assert_int_equal(simty_session_submit(s, SIMTY_CMD_READ, p, 8, 4, 0,
+                                        ticket),
+                   0);
+}
+
+/* Writes a window of 8 words, then reads them back 8 in flight. */
+static void window_roundtrip(struct fixture *f, uint32_t salt)
+{
+  unsigned tickets[8], t;
+  for (uint32_t i = 0; i < 8; i++)
+    submit_write(&f->s, SIMTY_DATA_BASE + 4 * i, salt + i, &tickets[i]);
+  assert_int_equal(simty_session_room(&f->s), 0);
+  for (int i = 0; i < 8; i++) {
+    assert_int_equal(simty_session_complete(&f->s, &t), 0);
+    assert_int_equal(t, tickets[i]); /* oldest first */
+  }
+  for (uint32_t i = 0; i < 8; i++)
+    submit_read(&f->s, SIMTY_DATA_BASE + 4 * i, &tickets[i]);
+  for (uint32_t i = 0; i < 8; i++) {
+    assert_int_equal(simty_session_complete(&f->s, &t), 0);
+    assert_int_equal(t, tickets[i]);
+    assert_int_equal(f->s.payload_len, 4);
+    assert_int_equal(simty_get_u32(f->s.payload), salt + i);
+  }
+}
+
+static void test_window_in_order(void **state)
+{
+  struct fixture *f = *state;
+  assert_int_equal(f->s.window, 8);
+  assert_int_equal(simty_session_room(&f->s), 8);
+  window_roundtrip(f, 1000);
+  assert_int_equal(f->s.max_outstanding, 8);
+  assert_int_equal(f->s.retransmits, 0);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+  assert_int_equal(f->dev.sequence_answers, 0);
+  /* A full window takes no more; an empty one completes nothing. */
+  unsigned t;
+  for (int i = 0; i < 8; i++)
+    submit_write(&f->s, SIMTY_DATA_BASE, 1, &t);
+  uint8_t p[8] = {0};
+  assert_int_equal(
+      simty_session_submit(&f->s, SIMTY_CMD_WRITE, p, 8, 4, 0, NULL),
+      SIMTY_EBUSY);
+  assert_int_equal(simty_session_request(&f->s, SIMTY_CMD_STATUS, p, 4, 48,
+                                         0),
+                   SIMTY_EBUSY);
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(simty_session_complete(&f->s, NULL), 0);
+  assert_int_equal(simty_session_complete(&f->s, NULL), SIMTY_EINVAL);
+}
+
+/* The first request of a window is lost on the way: the device answers
+ * SEQUENCE to the next ones without executing them, the host goes back
+ * to the lost one at once (no deadline waited), and every request runs
+ * exactly once. */
+static void test_lost_request_go_back_n(void **state)
+{
+  struct fixture *f = *state;
+  fake_device_set(&f->dev, &f->dev.drop_requests, 1);
+  double t0 = now_s();
+  window_roundtrip(f, 2000);
+  assert_true(now_s() - t0 < 0.5);
+  assert_int_equal(f->dev.dropped, 1);
+  assert_int_equal(f->dev.sequence_answers, 7);
+  assert_int_equal(f->s.sequence_naks, 1); /* once per expected seq */
+  assert_int_equal(f->s.timeouts, 0);
+  assert_int_equal(f->s.retransmits, 8);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+  assert_int_equal(f->dev.duplicates, 0);
+}
+
+/* A lost answer: the device executed the request; the later ones are
+ * answered; the oldest passes its deadline and only it goes again, to be
+ * answered from the device's cache. */
+static void test_lost_answer_from_cache(void **state)
+{
+  struct fixture *f = *state;
+  fake_device_set(&f->dev, &f->dev.drop_responses, 1);
+  window_roundtrip(f, 3000);
+  assert_int_equal(f->s.timeouts, 1);
+  assert_int_equal(f->s.retransmits, 1);
+  assert_int_equal(f->dev.duplicates, 1);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+}
+
+/* The device got a request damaged (BAD_CRC nak): go back to it at once;
+ * the requests behind it, answered SEQUENCE, go again too. */
+static void test_bad_crc_nak_window(void **state)
+{
+  struct fixture *f = *state;
+  fake_device_set(&f->dev, &f->dev.hint_bad_crc, 1);
+  double t0 = now_s();
+  window_roundtrip(f, 4000);
+  assert_true(now_s() - t0 < 0.5);
+  assert_int_equal(f->s.naks, 1);
+  assert_int_equal(f->s.timeouts, 0);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+  assert_int_equal(f->dev.duplicates, 0);
+}
+
+/* No pile-up: over a link the host believes slow (20 KB/s), a window of
+ * 8 frames of 2 KB takes 0.8 s to leave its buffers. The first answer is
+ * lost; the retransmission waits until every queued byte has had time to
+ * leave (not just the first frame's margin), and only that request goes
+ * again. */
+static void test_no_pile_up(void **state)
+{
+  struct fixture *f = *state;
+  f->s.t->bytes_per_sec = 20000;
+  f->s.t->margin_ms = 50;
+  static uint8_t p[4 + 2044];
+  unsigned first = f->dev.nlog;
+  fake_device_set(&f->dev, &f->dev.drop_responses, 1);
+  double t0 = now_s();
+  for (uint32_t i = 0; i < 8; i++) {
+    simty_put_u32(p, SIMTY_DATA_BASE + 2044 * i);
+    assert_int_equal(simty_session_submit(&f->s, SIMTY_CMD_WRITE, p,
+                                          sizeof(p), 4, 0, NULL),
+                     0);
+  }
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(simty_session_complete(&f->s, NULL), 0);
+  assert_true(now_s() - t0 >= 0.8);
+  assert_int_equal(f->dev.nlog - first, 9);
+  assert_int_equal(f->dev.log_seq[first + 8], f->dev.log_seq[first]);
+  double gap = (double)(f->dev.log_ns[first + 8] - f->dev.log_ns[first]) * 1e-9;
+  assert_true(gap >= 0.8);
+  assert_int_equal(f->dev.duplicates, 1);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+}
+
+/* The same slow link, the first request lost: the device answers SEQUENCE
+ * to the 7 behind it; each goes again only once the device has answered
+ * its first copy. Every request is executed once, 16 frames in all. */
+static void test_go_back_n_slow_link(void **state)
+{
+  struct fixture *f = *state;
+  f->s.t->bytes_per_sec = 20000;
+  f->s.t->margin_ms = 50;
+  static uint8_t p[4 + 2044];
+  unsigned first = f->dev.nlog;
+  fake_device_set(&f->dev, &f->dev.drop_requests, 1);
+  for (uint32_t i = 0; i < 8; i++) {
+    simty_put_u32(p, SIMTY_DATA_BASE + 2044 * i);
+    assert_int_equal(simty_session_submit(&f->s, SIMTY_CMD_WRITE, p,
+                                          sizeof(p), 4, 0, NULL),
+                     0);
+  }
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(simty_session_complete(&f->s, NULL), 0);
+  assert_int_equal(f->dev.nlog - first, 16);
+  assert_int_equal(f->dev.sequence_answers, 7);
+  assert_int_equal(f->dev.duplicates, 0);
+  assert_int_equal(f->s.timeouts, 0);
+  assert_int_equal(f->dev.executed[SIMTY_CMD_WRITE], 8);
+}
+
+/* Repeated naks make the advised bulk frame halve, down to 256 bytes;
+ * a run of clean answers makes it grow back. */
+static void test_noisy_link_shrinks_frames(void **state)
+{
+  struct fixture *f = *state;
+  assert_int_equal(f->s.bulk_payload, SIMTY_MAX_PAYLOAD);
+  fake_device_set(&f->dev, &f->dev.hint_bad_crc, 4);
+  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 5), 0);
+  assert_int_equal(f->s.bulk_payload, SIMTY_MAX_PAYLOAD / 4);
+  fake_device_set(&f->dev, &f->dev.hint_bad_crc, 4);
+  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 6), 0);
+  fake_device_set(&f->dev, &f->dev.hint_bad_crc, 4);
+  assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, 7), 0);
+  assert_int_equal(f->s.bulk_payload, SIMTY_MIN_PAYLOAD);
+  assert_int_equal(f->s.shrinks, 4);
+  for (unsigned i = 0; i < SIMTY_SESSION_CLEAN_RUN; i++)
+    assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, i), 0);
+  assert_int_equal(f->s.bulk_payload, 2 * SIMTY_MIN_PAYLOAD);
+  for (unsigned i = 0; i < 3 * SIMTY_SESSION_CLEAN_RUN; i++)
+    assert_int_equal(write_word(&f->s, SIMTY_DATA_BASE, i), 0);
+  assert_int_equal(f->s.bulk_payload, SIMTY_MAX_PAYLOAD);
 }
 
 /* ---- The public API over tcp:// ---- */
@@ -284,7 +541,7 @@ static void test_api_tcp(void **state)
   struct simty_device_info in;
   simty_device_info(dev, &in);
   assert_string_equal(in.backend, "tcp");
-  assert_int_equal(in.protocol_version, 1);
+  assert_int_equal(in.protocol_version, SIMTY_PROTO_VERSION);
   assert_int_equal(in.max_payload, SIMTY_MAX_PAYLOAD);
   assert_int_equal(in.clock_hz, 12000000);
   assert_int_equal(in.warps * in.lanes, 16);
@@ -428,6 +685,251 @@ static void test_api_tcp_unplug(void **state)
   fake_device_stop(&d);
 }
 
+static simty_device *open_tcp_margin(struct fake_device *d, int margin_ms)
+{
+  char uri[80];
+  assert_int_equal(fake_device_start_tcp(d), 0);
+  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d?margin_ms=%d", d->port,
+           margin_ms);
+  simty_device *dev = NULL;
+  int e = simty_open(uri, &dev);
+  if (e)
+    fprintf(stderr, "open %s: %s\n", uri, simty_last_error(NULL));
+  assert_int_equal(e, 0);
+  simty_set_console(dev, NULL, NULL);
+  return dev;
+}
+
+static void count_progress(void *user, uint64_t done, uint64_t total)
+{
+  uint64_t *p = user;
+  assert_true(done > p[1] && done <= total);
+  p[0]++;
+  p[1] = done;
+}
+
+/* 1 MiB out and back through a link that loses requests and answers and
+ * damages requests at random: byte-exact, in bulk windowed transfers,
+ * with progress every 64 KiB. */
+static void test_api_bulk_random_losses(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4, .window = 8, .seed = 7};
+  simty_device *dev = open_tcp_margin(&d, 100);
+  size_t len = 1u << 20;
+  uint8_t *buf = malloc(len), *back = malloc(len);
+  unsigned x = 99;
+  for (size_t i = 0; i < len; i++)
+    buf[i] = (uint8_t)(rand_r(&x) >> 7);
+  fake_device_set(&d, &d.drop_permille, 5);
+  fake_device_set(&d, &d.nak_permille, 5);
+  unsigned requests = d.requests;
+  uint64_t prog[2] = {0, 0};
+  simty_set_progress(dev, count_progress, prog);
+  assert_int_equal(simty_write(dev, SIMTY_DATA_BASE, buf, len), 0);
+  assert_true(prog[0] >= 15 && prog[0] <= 17);
+  assert_int_equal(prog[1], len);
+  simty_set_progress(dev, NULL, NULL);
+  assert_int_equal(simty_read(dev, SIMTY_DATA_BASE, back, len), 0);
+  assert_memory_equal(buf, back, len);
+  assert_true(d.dropped > 0);
+  /* 257 frames each way, far fewer than one request per word. */
+  assert_true(d.requests - requests < 800);
+  fake_device_set(&d, &d.drop_permille, 0);
+  fake_device_set(&d, &d.nak_permille, 0);
+  memset(back, 0, len);
+  assert_int_equal(simty_read(dev, SIMTY_DATA_BASE, back, len), 0);
+  assert_memory_equal(buf, back, len);
+  free(buf);
+  free(back);
+  simty_close(dev);
+  fake_device_stop(&d);
+}
+
+/* Naks in a bulk write (the first copies of the 4 frames in flight, then
+ * the second copy of the first: two naks the host acts on): the frames
+ * that follow are smaller, until a run of clean answers. */
+static void test_api_bulk_shrinks(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4, .window = 4};
+  simty_device *dev = open_tcp_margin(&d, 100);
+  size_t len = 64u * 1024u;
+  uint8_t *buf = calloc(len, 1);
+  fake_device_set(&d, &d.hint_bad_crc, 5);
+  unsigned writes = d.executed[SIMTY_CMD_WRITE];
+  assert_int_equal(simty_write(dev, SIMTY_DATA_BASE, buf, len), 0);
+  assert_true(d.short_writes >= 8);
+  assert_true(d.executed[SIMTY_CMD_WRITE] - writes > (len + 4091) / 4092);
+  free(buf);
+  simty_close(dev);
+  fake_device_stop(&d);
+}
+
+/* Every answer to a LAUNCH lost: SIMTY_ELINK, and whether it started is
+ * unknown. When the link is back, simty_abort() asks the device (STATUS),
+ * finds our launch running and aborts it. */
+static void test_api_launch_answer_lost(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  simty_device *dev = open_tcp_margin(&d, 50);
+  simty_kernel *k;
+  assert_int_equal(simty_kernel_load(dev, KPATH("spin"), &k), 0);
+  struct simty_launch_config cfg = {.nthreads = 16};
+  fake_device_set(&d, &d.drop_responses, SIMTY_SESSION_ATTEMPTS);
+  assert_int_equal(simty_launch(k, &cfg), SIMTY_ELINK);
+  assert_non_null(strstr(simty_last_error(dev), "link is lost"));
+  assert_non_null(strstr(simty_last_error(dev), "unknown"));
+  assert_int_equal(d.executed[SIMTY_CMD_LAUNCH], 1);
+  assert_int_equal(simty_abort(dev), 0);
+  assert_int_equal(d.executed[SIMTY_CMD_ABORT], 1);
+  assert_int_equal(simty_wait(dev, 2000), SIMTY_EFAULT);
+  struct simty_fault f;
+  simty_get_fault(dev, &f);
+  assert_int_equal(f.cause, SIMTY_FAULT_ABORTED);
+  /* Again, and this time simty_close() finds it and aborts it. */
+  fake_device_set(&d, &d.drop_responses, SIMTY_SESSION_ATTEMPTS);
+  assert_int_equal(simty_launch(k, &cfg), SIMTY_ELINK);
+  assert_int_equal(d.executed[SIMTY_CMD_LAUNCH], 2);
+  simty_kernel_free(k);
+  simty_close(dev);
+  assert_int_equal(d.executed[SIMTY_CMD_ABORT], 2);
+  fake_device_stop(&d);
+}
+
+/* The LAUNCH itself lost every time: SIMTY_ELINK; asked later, the device
+ * has no such launch, so there is nothing to wait for and the device
+ * takes the next launch. */
+static void test_api_launch_request_lost(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  simty_device *dev = open_tcp_margin(&d, 50);
+  simty_kernel *k;
+  assert_int_equal(simty_kernel_load(dev, KPATH("spin"), &k), 0);
+  struct simty_launch_config cfg = {.nthreads = 16};
+  fake_device_set(&d, &d.drop_requests, SIMTY_SESSION_ATTEMPTS);
+  assert_int_equal(simty_launch(k, &cfg), SIMTY_ELINK);
+  assert_int_equal(d.executed[SIMTY_CMD_LAUNCH], 0);
+  assert_int_equal(simty_wait(dev, 100), SIMTY_ENOLAUNCH);
+  assert_non_null(strstr(simty_last_error(dev), "never reached"));
+  assert_int_equal(simty_abort(dev), 0);
+  assert_int_equal(d.executed[SIMTY_CMD_ABORT], 0);
+  simty_kernel_free(k);
+  struct simty_counters c;
+  run_axpb(dev, 64, &c);
+  simty_close(dev);
+  fake_device_stop(&d);
+}
+
+/* The link lost while waiting: SIMTY_ELINK, never a launch time-out
+ * (simty_run does not turn it into one either). */
+static void test_api_wait_link_lost(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  simty_device *dev = open_tcp_margin(&d, 50);
+  simty_kernel *k;
+  assert_int_equal(simty_kernel_load(dev, KPATH("spin"), &k), 0);
+  struct simty_launch_config cfg = {.nthreads = 16};
+  fake_device_set(&d, &d.mute_after_launch, 1);
+  double t0 = now_s();
+  assert_int_equal(simty_run(k, &cfg, 60000), SIMTY_ELINK);
+  assert_true(now_s() - t0 < 10.0);
+  assert_non_null(strstr(simty_last_error(dev), "link is lost"));
+  /* The link comes back: the launch is still ours to abort. */
+  fake_device_set(&d, &d.mute_after_launch, 0);
+  assert_int_equal(simty_abort(dev), 0);
+  assert_int_equal(simty_wait(dev, 2000), SIMTY_EFAULT);
+  simty_kernel_free(k);
+  simty_close(dev);
+  fake_device_stop(&d);
+}
+
+/* Regression (issue 15): a kernel that prints forever must not make
+ * simty_wait() drain the console past its time-out. The device runs the
+ * kernel between requests, faster than CONSOLE requests drain it, for 4 s
+ * after the launch. */
+static void test_api_wait_chatty_kernel(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4, .run_between = 200000,
+                          .run_between_ms = 4000};
+  simty_device *dev = open_tcp_margin(&d, 1000);
+  simty_kernel *k;
+  assert_int_equal(simty_kernel_load(dev, KPATH("chatter"), &k), 0);
+  struct simty_launch_config cfg = {.nthreads = 16};
+  assert_int_equal(simty_launch(k, &cfg), 0);
+  double t0 = now_s();
+  assert_int_equal(simty_wait(dev, 300), SIMTY_ETIMEDOUT);
+  double dt = now_s() - t0;
+  assert_true(dt >= 0.29 && dt < 1.5);
+  assert_true(d.executed[SIMTY_CMD_CONSOLE] > 0);
+  assert_int_equal(simty_run(k, &cfg, 1), SIMTY_EBUSY);
+  assert_int_equal(simty_abort(dev), 0);
+  assert_int_equal(simty_wait(dev, 5000), SIMTY_EFAULT);
+  simty_kernel_free(k);
+  simty_close(dev);
+  fake_device_stop(&d);
+}
+
+/* `simty run` on a link lost during the wait: an error naming the lost
+ * link (exit 1), no "fault: none (cause 0)" line. */
+static void test_cli_link_lost(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  d.mute_after_launch = 1;
+  assert_int_equal(fake_device_start_tcp(&d), 0);
+  char cmd[768];
+  snprintf(cmd, sizeof(cmd),
+           "%s --device 'tcp://127.0.0.1:%d?margin_ms=50' run %s 2>&1",
+           SIMTY_CLI_PATH, d.port, KPATH("spin"));
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char out[8192];
+  size_t n = fread(out, 1, sizeof(out) - 1, p);
+  out[n] = '\0';
+  int status = pclose(p);
+  fake_device_stop(&d);
+  if (!strstr(out, "link is lost"))
+    fprintf(stderr, "%s", out);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+  assert_non_null(strstr(out, "link is lost"));
+  assert_null(strstr(out, "fault:"));
+}
+
+/* `simty run --dump SYMBOL:COUNT` reads the array in one bulk transfer:
+ * 32768 words are 32 READ frames, not 32768 requests. */
+static void test_cli_dump_bulk(void **state)
+{
+  (void)state;
+  struct fake_device d = {.warps = 4, .lanes = 4};
+  assert_int_equal(fake_device_start_tcp(&d), 0);
+  char cmd[768];
+  snprintf(cmd, sizeof(cmd),
+           "%s --device 'tcp://127.0.0.1:%d' run %s --threads 32 "
+           "--dump big:32768 2>&1",
+           SIMTY_CLI_PATH, d.port, KPATH("big_data"));
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t cap = 1u << 20, n = 0, got;
+  char *out = malloc(cap + 1);
+  while ((got = fread(out + n, 1, cap - n, p)) > 0)
+    n += got;
+  out[n] = '\0';
+  int status = pclose(p);
+  unsigned reads = d.executed[SIMTY_CMD_READ];
+  fake_device_stop(&d);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  assert_non_null(strstr(out, "big[1024] = 1\n"));
+  assert_non_null(strstr(out, "big[31744] = 31\n"));
+  assert_non_null(strstr(out, "big[32767] = 0\n"));
+  assert_int_equal(reads, 32);
+  free(out);
+}
+
 static void test_api_open_errors(void **state)
 {
   (void)state;
@@ -440,13 +942,35 @@ static void test_api_open_errors(void **state)
   fake_device_stop(&d);
   assert_int_equal(simty_open(uri, &dev), SIMTY_ENODEV);
   assert_non_null(strstr(simty_last_error(NULL), "connect"));
-  /* A device with another protocol version. */
-  struct fake_device v2 = {.warps = 4, .lanes = 4, .proto_version = 2};
-  assert_int_equal(fake_device_start_tcp(&v2), 0);
-  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", v2.port);
+  /* A device of protocol 1 answers our INFO with BAD_VERSION. */
+  struct fake_device v1 = {.warps = 4, .lanes = 4, .proto_version = 1};
+  assert_int_equal(fake_device_start_tcp(&v1), 0);
+  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", v1.port);
   assert_int_equal(simty_open(uri, &dev), SIMTY_EPROTO);
-  assert_non_null(strstr(simty_last_error(NULL), "version 2"));
-  fake_device_stop(&v2);
+  const char *msg = simty_last_error(NULL);
+  assert_non_null(strstr(msg, "the device speaks protocol 1, this library "
+                              "protocol 2"));
+  assert_non_null(strstr(msg, "reprogram the board"));
+  assert_int_equal(v1.executed[SIMTY_CMD_INFO], 0);
+  fake_device_stop(&v1);
+  assert_null(dev);
+  /* A device that never answers INFO. */
+  struct fake_device mute = {.warps = 4, .lanes = 4, .drop_responses = 100};
+  assert_int_equal(fake_device_start_tcp(&mute), 0);
+  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d?margin_ms=20", mute.port);
+  assert_int_equal(simty_open(uri, &dev), SIMTY_ETIMEDOUT);
+  assert_non_null(strstr(simty_last_error(NULL), "does not answer"));
+  assert_int_equal(mute.executed[SIMTY_CMD_INFO], 5);
+  fake_device_stop(&mute);
+  assert_null(dev);
+  /* A device whose INFO names another version. */
+  struct fake_device v3 = {.warps = 4, .lanes = 4, .info_version = 3};
+  assert_int_equal(fake_device_start_tcp(&v3), 0);
+  snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", v3.port);
+  assert_int_equal(simty_open(uri, &dev), SIMTY_EPROTO);
+  assert_non_null(strstr(simty_last_error(NULL),
+                         "protocol 3, this library protocol 2"));
+  fake_device_stop(&v3);
   assert_null(dev);
 }
 
@@ -524,7 +1048,22 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_wrong_sequence, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bad_crc_hint, setup, teardown),
       cmocka_unit_test_setup_teardown(test_split_response, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_link_lost, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_backoff, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_window_in_order, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_lost_request_go_back_n,
+                                      setup_window, teardown),
+      cmocka_unit_test_setup_teardown(test_lost_answer_from_cache,
+                                      setup_window, teardown),
+      cmocka_unit_test_setup_teardown(test_bad_crc_nak_window, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_no_pile_up, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_go_back_n_slow_link, setup_window,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_noisy_link_shrinks_frames,
+                                      setup_window, teardown),
       cmocka_unit_test_setup_teardown(test_unplug, setup, teardown),
       cmocka_unit_test_setup_teardown(test_error_status, setup, teardown),
   };
@@ -533,6 +1072,14 @@ int main(void)
       cmocka_unit_test(test_api_tcp_noisy),
       cmocka_unit_test(test_api_tcp_launches),
       cmocka_unit_test(test_api_tcp_unplug),
+      cmocka_unit_test(test_api_bulk_random_losses),
+      cmocka_unit_test(test_api_bulk_shrinks),
+      cmocka_unit_test(test_api_launch_answer_lost),
+      cmocka_unit_test(test_api_launch_request_lost),
+      cmocka_unit_test(test_api_wait_link_lost),
+      cmocka_unit_test(test_api_wait_chatty_kernel),
+      cmocka_unit_test(test_cli_link_lost),
+      cmocka_unit_test(test_cli_dump_bulk),
       cmocka_unit_test(test_api_open_errors),
       cmocka_unit_test(test_api_sim),
       cmocka_unit_test(test_selftest_reports_failure),
