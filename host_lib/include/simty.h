@@ -47,7 +47,8 @@
  *   tcp://HOST:PORT[?margin_ms=N]  a running simulated board or bridge
  *   ftdi://[VID:PID[:SERIAL]][/INTERFACE][?baud=N]
  *                                  FT2232H / FT231X UART (default
- *                                  0403:6010, interface B, 3 Mbaud)
+ *                                  0403:6010, interface B, 1.5 Mbaud;
+ *                                  0403:6015: interface A, 3 Mbaud)
  *   usb://VID:PID[?interface=N]    raw USB bulk endpoints
  */
 #ifndef SIMTY_H
@@ -166,6 +167,15 @@ struct simty_device_info {
   uint32_t firmware_version; /**< controller firmware, 0 for the model */
   unsigned max_payload;      /**< largest link payload, 0 for the model */
   unsigned counter_count;    /**< performance counters the device has */
+  uint32_t hw_version;       /**< bitstream (SoC) version, as
+                                  firmware_version; 0 for the model or a
+                                  SoC without the register */
+  uint32_t hw_build;         /**< bitstream build id (source digest), 0 when
+                                  unknown */
+  uint32_t link_baud;        /**< the device's link rate, bits/s; 0 unknown */
+  unsigned link_window;      /**< requests the library keeps in flight */
+  unsigned link_flags;       /**< bit 0: frames handled by the hardware link
+                                  engine */
 };
 
 /**

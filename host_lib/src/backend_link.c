@@ -178,6 +178,11 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   in->data_size = simty_get_u32(p + SIMTY_INFO_DATA_SIZE);
   in->clock_hz = simty_get_u32(p + SIMTY_INFO_CLOCK_HZ);
   in->firmware_version = simty_get_u32(p + SIMTY_INFO_FW_VERSION);
+  in->link_baud = simty_get_u32(p + SIMTY_INFO_BAUD);
+  in->link_window = simty_get_u16(p + SIMTY_INFO_WINDOW);
+  in->link_flags = simty_get_u16(p + SIMTY_INFO_LINK_FLAGS);
+  in->hw_version = simty_get_u32(p + SIMTY_INFO_HW_VERSION);
+  in->hw_build = simty_get_u32(p + SIMTY_INFO_HW_BUILD);
   if (in->counter_count != SIMTY_CTR_COUNT ||
       in->code_base != SIMTY_CODE_BASE || in->data_base != SIMTY_DATA_BASE ||
       in->code_size > SIMTY_CODE_WINDOW || in->data_size > SIMTY_DATA_WINDOW) {

@@ -37,7 +37,8 @@ extern const unsigned long simty_selftest_elf_size;
 
 static const char usage_text[] =
     "usage: " PROG " [--device URI] [--json] COMMAND [options]\n"
-    "       " PROG " --version\n"
+    "       " PROG " [--device URI] --version   versions of the host side (and\n"
+    "                                         of the device, when named)\n"
     "\n"
     "commands:\n"
     "  info                      describe the device\n"
@@ -64,11 +65,35 @@ static const char usage_text[] =
 
 /* ---- Small helpers ---- */
 
-/* The host side's versions; `info` adds the device's. */
-static void print_version(void)
+/* The host side's versions; with a device named (--device or
+ * $SIMTY_DEVICE), the device's too: its firmware, bitstream and protocol. */
+static int print_version(const char *uri)
 {
   printf(PROG " %s (host library %s, link protocol %u)\n", SIMTY_VERSION_STRING,
          simty_version(NULL), (unsigned)SIMTY_PROTO_VERSION);
+  if (!uri || !*uri)
+    return EXIT_OK;
+  simty_device *dev = NULL;
+  if (simty_open(uri, &dev) != 0) {
+    fprintf(stderr, PROG ": %s\n", simty_last_error(NULL));
+    return EXIT_ERROR;
+  }
+  struct simty_device_info in;
+  simty_device_info(dev, &in);
+  if (in.protocol_version) {
+    printf("device %s: firmware %" PRIu32 ".%" PRIu32 ".%" PRIu32
+           ", bitstream %" PRIu32 ".%" PRIu32 ".%" PRIu32 " (build %08" PRIx32
+           "), link protocol %u\n",
+           simty_device_uri(dev), in.firmware_version >> 16,
+           (in.firmware_version >> 8) & 0xffu, in.firmware_version & 0xffu,
+           in.hw_version >> 16, (in.hw_version >> 8) & 0xffu,
+           in.hw_version & 0xffu, in.hw_build, in.protocol_version);
+  } else {
+    printf("device %s: the in-process model of this library\n",
+           simty_device_uri(dev));
+  }
+  simty_close(dev);
+  return EXIT_OK;
 }
 
 static int usage_error(const char *fmt, ...)
@@ -154,6 +179,13 @@ static void progress(void *user, uint64_t done, uint64_t total)
 
 /* ---- info ---- */
 
+/* major << 16 | minor << 8 | patch as "major.minor.patch". */
+static void version_text(char *out, size_t size, uint32_t v)
+{
+  snprintf(out, size, "%" PRIu32 ".%" PRIu32 ".%" PRIu32, v >> 16,
+           (v >> 8) & 0xffu, v & 0xffu);
+}
+
 static int cmd_info(simty_device *dev, int json)
 {
   struct simty_device_info in;
@@ -161,15 +193,23 @@ static int cmd_info(simty_device *dev, int json)
   if (json) {
     printf("{\"uri\": ");
     json_string(stdout, simty_device_uri(dev), strlen(simty_device_uri(dev)));
+    char fw[16], hw[16];
+    version_text(fw, sizeof fw, in.firmware_version);
+    version_text(hw, sizeof hw, in.hw_version);
     printf(", \"backend\": \"%s\", \"warps\": %u, \"lanes\": %u, "
            "\"code_base\": %" PRIu32 ", \"code_size\": %" PRIu32
            ", \"data_base\": %" PRIu32 ", \"data_size\": %" PRIu32
-           ", \"clock_hz\": %" PRIu32 ", \"protocol_version\": %u, "
-           "\"firmware_version\": %" PRIu32 ", \"max_payload\": %u, "
+           ", \"clock_hz\": %" PRIu32 ", \"library_version\": \"%s\", "
+           "\"protocol_version\": %u, \"firmware_version\": \"%s\", "
+           "\"bitstream_version\": \"%s\", \"bitstream_build\": \"%08" PRIx32
+           "\", \"max_payload\": %u, \"link_baud\": %" PRIu32
+           ", \"link_window\": %u, \"link_engine\": %s, "
            "\"counter_count\": %u}\n",
            in.backend, in.warps, in.lanes, in.code_base, in.code_size,
-           in.data_base, in.data_size, in.clock_hz, in.protocol_version,
-           in.firmware_version, in.max_payload, in.counter_count);
+           in.data_base, in.data_size, in.clock_hz, simty_version(NULL),
+           in.protocol_version, fw, hw, in.hw_build, in.max_payload,
+           in.link_baud, in.link_window,
+           (in.link_flags & 1u) ? "true" : "false", in.counter_count);
     return EXIT_OK;
   }
   printf("device:      %s\n", simty_device_uri(dev));
@@ -184,12 +224,22 @@ static int cmd_info(simty_device *dev, int json)
     printf("clock:       %.3f MHz\n", in.clock_hz / 1e6);
   else
     printf("clock:       n/a\n");
+  printf("library:     version %s\n", simty_version(NULL));
   if (in.protocol_version) {
-    printf("protocol:    version %u, payloads up to %u bytes\n",
-           in.protocol_version, in.max_payload);
-    printf("firmware:    version %" PRIu32 ".%" PRIu32 ".%" PRIu32 "\n",
-           in.firmware_version >> 16, (in.firmware_version >> 8) & 0xff,
-           in.firmware_version & 0xff);
+    char v[16];
+    printf("protocol:    version %u, payloads up to %u bytes, %u requests in "
+           "flight\n",
+           in.protocol_version, in.max_payload, in.link_window);
+    if (in.link_baud)
+      printf("link:        %" PRIu32 " baud%s\n", in.link_baud,
+             (in.link_flags & 1u) ? ", frames in the hardware link engine" : "");
+    version_text(v, sizeof v, in.firmware_version);
+    printf("firmware:    version %s\n", v);
+    version_text(v, sizeof v, in.hw_version);
+    if (in.hw_version)
+      printf("bitstream:   version %s, build %08" PRIx32 "\n", v, in.hw_build);
+    else
+      printf("bitstream:   version not reported (a SoC older than 0.2.0)\n");
   } else {
     printf("protocol:    n/a (in-process)\n");
   }
@@ -975,7 +1025,7 @@ static int cmd_selftest(simty_device *dev, int json, int full)
 int main(int argc, char **argv)
 {
   const char *uri = NULL, *command = NULL;
-  int json = 0, full = 0;
+  int json = 0, full = 0, version = 0;
   struct run_opts ro = {.timeout_ms = 60000};
   ro.arg_values = calloc((size_t)argc, sizeof(*ro.arg_values));
   ro.dumps = calloc((size_t)argc, sizeof(*ro.dumps));
@@ -993,9 +1043,8 @@ int main(int argc, char **argv)
       goto out;
     }
     if (strcmp(opt, "--version") == 0) {
-      print_version();
-      rc = EXIT_OK;
-      goto out;
+      version = 1;
+      continue;
     }
     if (strcmp(opt, "--json") == 0) {
       json = 1;
@@ -1085,6 +1134,10 @@ int main(int argc, char **argv)
       rc = usage_error("bad value '%s' for %s", value, name);
       goto out;
     }
+  }
+  if (version) {
+    rc = print_version(uri ? uri : getenv("SIMTY_DEVICE"));
+    goto out;
   }
   if (!command) {
     rc = usage_error("no command given");
