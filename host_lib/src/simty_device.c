@@ -243,15 +243,18 @@ int simty__check_range(simty_device *dev, uint32_t addr, uint64_t len,
                        const char *what)
 {
   const struct simty_device_info *in = &dev->info;
-  uint64_t end = (uint64_t)addr + len;
-  if (addr >= in->code_base && end <= (uint64_t)in->code_base + in->code_size)
+  /* Offsets from each base, never addr + len: a length near 2^64 would
+   * wrap that sum back into range. */
+  if (addr >= in->code_base && addr - in->code_base <= in->code_size &&
+      len <= (uint64_t)in->code_size - (addr - in->code_base))
     return 0;
-  if (addr >= in->data_base && end <= (uint64_t)in->data_base + in->data_size)
+  if (addr >= in->data_base && addr - in->data_base <= in->data_size &&
+      len <= (uint64_t)in->data_size - (addr - in->data_base))
     return 0;
   const char *where = "outside code and data memory";
-  if (addr >= in->code_base && addr < in->code_base + in->code_size)
+  if (addr >= in->code_base && addr - in->code_base < in->code_size)
     where = "past the end of code memory";
-  else if (addr >= in->data_base && addr < in->data_base + in->data_size)
+  else if (addr >= in->data_base && addr - in->data_base < in->data_size)
     where = "past the end of data memory";
   else if (addr - SIMTY_FW_BASE < SIMTY_FW_WINDOW)
     where = "in the protected firmware region";

@@ -246,6 +246,36 @@ static void test_memory_out_of_range(void **state)
   simty_close(dev);
 }
 
+/* A length near 2^64 wrapped addr + len back into range: the check passed
+ * and the copy ran 64 KiB past a 16-byte buffer before the model refused a
+ * later chunk (issue 15). The 16 bytes sit at the start of a large
+ * patterned block, so an overrun shows even without a sanitizer. */
+static void test_memory_length_wraparound(void **state)
+{
+  (void)state;
+  simty_device *dev = open_model("model?data_size=65536");
+  const size_t block = 256 * 1024;
+  uint8_t *buf = malloc(block);
+  assert_non_null(buf);
+  memset(buf, 0x5a, block);
+  const size_t lens[] = {(size_t)-1, (size_t)-1 - 15,
+                         (size_t)0 - SIMTY_DATA_BASE, (size_t)1 << 63};
+  const uint32_t addrs[] = {SIMTY_DATA_BASE, SIMTY_DATA_BASE + 16,
+                            SIMTY_CODE_BASE, SIMTY_DATA_BASE + 65536};
+  for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+    for (size_t j = 0; j < sizeof(addrs) / sizeof(addrs[0]); j++) {
+      assert_int_equal(simty_read(dev, addrs[j], buf, lens[i]),
+                       SIMTY_ERANGE);
+      assert_int_equal(simty_write(dev, addrs[j], buf, lens[i]),
+                       SIMTY_ERANGE);
+    }
+  for (size_t i = 0; i < block; i++)
+    if (buf[i] != 0x5a)
+      fail_msg("byte %zu of the host buffer was overwritten", i);
+  free(buf);
+  simty_close(dev);
+}
+
 static void test_allocator(void **state)
 {
   (void)state;
@@ -775,6 +805,7 @@ int main(void)
       cmocka_unit_test(test_info),
       cmocka_unit_test(test_memory_roundtrip),
       cmocka_unit_test(test_memory_out_of_range),
+      cmocka_unit_test(test_memory_length_wraparound),
       cmocka_unit_test(test_allocator),
       cmocka_unit_test(test_load_over_allocations),
       cmocka_unit_test(test_progress),
