@@ -159,6 +159,12 @@ int simty_open(const char *uri, simty_device **out)
     rest += 3;
   else if (*rest == ':')
     rest += 1;
+  /* A separator promises something after it: "model:" or "sim://" alone
+   * is a truncated URI, not the default device. */
+  if (rest != uri + slen && (!*rest || *rest == '?'))
+    return simty__fail(NULL, SIMTY_EURI,
+                       "device URI '%s' has nothing after '%.*s'", uri,
+                       (int)(rest - uri), uri);
 
   simty_device *dev = calloc(1, sizeof(*dev));
   if (!dev)
@@ -184,6 +190,9 @@ int simty_open(const char *uri, simty_device **out)
     free(dev);
     return e;
   }
+  /* A launch the backend found running belongs to whoever started it:
+   * opening a busy device (to inspect it, say) must not end it. */
+  dev->inherited = dev->launched;
   uint32_t bottom = simty__stack_bottom(dev, dev->default_stack_log2);
   simty__alloc_init(&dev->heap, dev->info.data_base, bottom);
   dev->error[0] = '\0';
@@ -197,7 +206,9 @@ void simty_close(simty_device *dev)
   if (!dev)
     return;
   pthread_mutex_lock(&dev->lock);
-  if (dev->launched) {
+  /* Only a launch this handle started is aborted; one found running at
+   * open is left to its owner (simty_abort() ends it on request). */
+  if (dev->launched && !dev->inherited) {
     struct simty__status st;
     if (dev->backend->abort(dev) == 0)
       dev->backend->wait(dev, simty__now_ns() + 1000000000u, &st);

@@ -119,6 +119,9 @@ struct simty_device {
 
   uint32_t args_block; /* device copy of the last argument block, 0: none */
   int launched;        /* a launch was started and not yet seen to end */
+  int inherited;       /* that launch was found running at open: another
+                          process or session started it, so simty_close()
+                          leaves it running */
   int ever_launched;
   struct simty_fault last_fault;
 
