@@ -21,6 +21,7 @@ include hw/arch/arch.mk
 include host_lib/kernel/kernel.mk
 -include hw/model/model.mk
 -include tests/tests.mk
+-include tests/robust.mk
 -include examples/catalog.mk
 -include examples/examples.mk
 -include hw/rtl/rtl.mk
