@@ -291,7 +291,8 @@ int simty_kernel_load(simty_device *dev, const char *path,
 
 /**
  * Load a kernel from an ELF image in memory (copied; the caller's buffer
- * may go away). Same rules and errors as simty_kernel_load().
+ * may go away). Same rules and errors as simty_kernel_load(); an image
+ * larger than a kernel file may be is SIMTY_ETOOBIG before any copy.
  */
 int simty_kernel_load_bytes(simty_device *dev, const void *elf, size_t size,
                             simty_kernel **out);

@@ -159,12 +159,14 @@ int simty_open(const char *uri, simty_device **out)
     rest += 3;
   else if (*rest == ':')
     rest += 1;
-  /* A separator promises something after it: "model:" or "sim://" alone
-   * is a truncated URI, not the default device. */
-  if (rest != uri + slen && (!*rest || *rest == '?'))
+  /* model and sim take options only: "model:" or "sim://" is a
+   * truncated URI, not the default device. (The other schemes check what
+   * follows their separator themselves; "ftdi://" means every default.) */
+  if (rest != uri + slen &&
+      (be == &simty__backend_model || be == &simty__backend_sim))
     return simty__fail(NULL, SIMTY_EURI,
-                       "device URI '%s' has nothing after '%.*s'", uri,
-                       (int)(rest - uri), uri);
+                       "device URI '%s': %s takes no ':' (%s[?OPTIONS])", uri,
+                       be->scheme, be->scheme);
 
   simty_device *dev = calloc(1, sizeof(*dev));
   if (!dev)

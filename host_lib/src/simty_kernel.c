@@ -184,6 +184,16 @@ int simty_kernel_load_bytes(simty_device *dev, const void *elf, size_t size,
   if (!dev || !elf || !out)
     return dev ? simty__fail(dev, SIMTY_EINVAL, "NULL argument")
                : SIMTY_EINVAL;
+  if (size > SIMTY_ELF_MAX_FILE) {
+    /* Refused before the parser copies it. */
+    pthread_mutex_lock(&dev->lock);
+    int e = simty__fail(dev, SIMTY_ETOOBIG,
+                        "ELF image of %zu bytes, larger than any Simty "
+                        "kernel (at most %u)",
+                        size, (unsigned)SIMTY_ELF_MAX_FILE);
+    pthread_mutex_unlock(&dev->lock);
+    return e;
+  }
   simty_kernel *k = calloc(1, sizeof(*k));
   if (!k)
     return simty__fail(dev, SIMTY_ENOMEM, "out of host memory");

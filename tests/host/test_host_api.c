@@ -467,6 +467,14 @@ static void test_kernel_file_checks(void **state)
   assert_int_equal(simty_kernel_load(dev, tiny, &k), SIMTY_EBADELF);
   assert_int_equal(simty_kernel_load(dev, text, &k), SIMTY_EBADELF);
   assert_non_null(strstr(simty_last_error(dev), "not an ELF file"));
+  /* The same bound for an image in memory, before it is copied. */
+  size_t huge = (size_t)SIMTY_CODE_WINDOW + SIMTY_DATA_WINDOW + (8u << 20);
+  uint8_t *image = calloc(1, huge);
+  assert_non_null(image);
+  memcpy(image, "\177ELF", 4);
+  assert_int_equal(simty_kernel_load_bytes(dev, image, huge, &k),
+                   SIMTY_ETOOBIG);
+  free(image);
   assert_true(now_s() - t0 < 2.0);
   alarm(0);
   assert_null(k);
