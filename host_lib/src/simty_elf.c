@@ -165,9 +165,12 @@ int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
     seg->mem_size = memsz;
     seg->flags = rd32(ph + 24);
     seg->data = elf->image + off;
+    /* In 64 bits: a segment ending at 2^32 must not wrap to 0 (it is
+     * refused by the layout check; data_end only has to say "huge"). */
+    uint64_t seg_end = (uint64_t)vaddr + memsz;
     if (!(seg->flags & PF_X) && vaddr >= SIMTY_DATA_BASE &&
-        vaddr + memsz > elf->data_end)
-      elf->data_end = vaddr + memsz;
+        seg_end > elf->data_end)
+      elf->data_end = seg_end > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_end;
   }
   if (elf->segment_count == 0) {
     set_error(err, err_size, "no loadable segment");
