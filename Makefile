@@ -21,7 +21,6 @@ include hw/arch/arch.mk
 include host_lib/kernel/kernel.mk
 -include hw/model/model.mk
 -include tests/tests.mk
--include tests/robust.mk
 -include examples/catalog.mk
 -include examples/examples.mk
 -include hw/rtl/rtl.mk
@@ -31,6 +30,8 @@ include host_lib/kernel/kernel.mk
 -include driver/driver.mk
 -include host_lib/host_lib.mk
 -include bench/bench.mk
+# After every fragment: it names their variables in prerequisites.
+-include tests/robust.mk
 include scripts/release.mk
 
 deps:
