@@ -161,7 +161,8 @@ test-host-transport: $(BUILD)/tests/host/test_transport_hw $(HOST_TEST_KERNELS)
 # ---- CLI and install tests ----
 TEST_SUITES += host-cli
 .PHONY: test-host-cli
-test-host-cli: $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS)
+test-host-cli: $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
+    $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_cli.py $(BUILD)
 
 # Installs into a scratch prefix, then builds a kernel with the installed

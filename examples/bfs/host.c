@@ -24,6 +24,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "bfs", EXAMPLE_KERNEL, 512);
   if (ex.n < 2 || ex.n > (1u << 18)) {
     fprintf(stderr, "bfs: --n (nodes) must be 2 .. 262144\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

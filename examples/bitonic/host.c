@@ -23,6 +23,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "bitonic", EXAMPLE_KERNEL, 256);
   if (ex.n < 2 || ex.n > (1u << 20) || (ex.n & (ex.n - 1)) != 0) {
     fprintf(stderr, "bitonic: --n (keys) must be a power of two, 2 .. 2^20\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

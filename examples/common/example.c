@@ -5,6 +5,7 @@
  */
 #include "example.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,15 +21,21 @@ static void usage(const char *name, const char *msg)
   exit(EXAMPLE_USAGE);
 }
 
+/* A number of at most 32 bits, digits only (0x hex too): no sign, no
+ * leading space, nothing after. Every size and seed is 32-bit: a larger
+ * value used to be truncated silently (--n 4294967297 ran n = 1). */
 static uint64_t parse_number(const char *name, const char *opt,
                              const char *value)
 {
-  char *end;
+  char *end = NULL;
   errno = 0;
-  unsigned long long v = value ? strtoull(value, &end, 0) : 0;
-  if (!value || !*value || *value == '-' || errno || *end) {
-    char msg[128];
-    snprintf(msg, sizeof(msg), "bad value for %s", opt);
+  unsigned long long v = value && isdigit((unsigned char)*value)
+                             ? strtoull(value, &end, 0)
+                             : 0;
+  if (!end || errno || *end || v > UINT32_MAX) {
+    char msg[160];
+    snprintf(msg, sizeof(msg), "bad value '%s' for %s (0 .. %" PRIu32 ")",
+             value ? value : "", opt, UINT32_MAX);
     usage(name, msg);
   }
   return v;

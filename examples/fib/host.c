@@ -28,6 +28,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "fib", EXAMPLE_KERNEL, 64);
   if (ex.n == 0 || ex.n > 65536) {
     fprintf(stderr, "fib: --n (threads) must be 1 .. 65536\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

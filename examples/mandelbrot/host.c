@@ -91,6 +91,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "mandelbrot", EXAMPLE_KERNEL, 48);
   if (ex.n < 3 || ex.n > 4096) {
     fprintf(stderr, "mandelbrot: --n (the width) must be 3 .. 4096\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
   FILE *image = fopen(out, "wb");
   if (!image) {
     fprintf(stderr, "mandelbrot: cannot create %s: %s\n", out, strerror(errno));
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

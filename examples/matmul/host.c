@@ -16,6 +16,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "matmul", EXAMPLE_KERNEL, 16);
   if (ex.n == 0 || ex.n > 256) {
     fprintf(stderr, "matmul: --n (the matrix dimension) must be 1 .. 256\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

@@ -19,6 +19,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "nw", EXAMPLE_KERNEL, 32);
   if (ex.n == 0 || ex.n > 1024) {
     fprintf(stderr, "nw: --n (the sequence length) must be 1 .. 1024\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

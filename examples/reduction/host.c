@@ -19,6 +19,7 @@ int main(int argc, char **argv)
   example_init(&ex, argc, argv, "reduction", EXAMPLE_KERNEL, 1024);
   if (ex.n == 0 || ex.n > (1u << 20)) {
     fprintf(stderr, "reduction: --n must be 1 .. 1048576\n");
+    simty_kernel_free(ex.kernel);
     simty_close(ex.dev);
     return EXAMPLE_USAGE;
   }

@@ -122,7 +122,8 @@ const char *simty_version(uint32_t *code);
   X(ESTACK, -18, "thread stacks would overlap kernel data or allocations")   \
   X(EDEVICE, -19, "the device reported an error")                            \
   X(ENOTSUP, -20, "not supported by this device")                          \
-  X(ELINK, -21, "no answer from the device: the link is lost")
+  X(ELINK, -21, "no answer from the device: the link is lost")            \
+  X(EFILE, -22, "cannot read the file")
 
 /** Error codes returned by the library (0 = success). */
 enum simty_error {
@@ -189,13 +190,21 @@ struct simty_device_info {
  *         SIMTY_ETIMEDOUT (device does not answer), SIMTY_EPROTO
  *         (incompatible protocol), SIMTY_ENOMEM. The detail of a failed
  *         open is in simty_last_error(NULL), in the calling thread.
+ * Opening a device whose launch is still running (another process's)
+ * succeeds and leaves it running: simty_wait() waits for it,
+ * simty_abort() ends it, simty_launch() returns SIMTY_EBUSY meanwhile,
+ * and simty_close() does not abort it.
  */
 int simty_open(const char *uri, simty_device **out);
 
 /**
- * Close a device: aborts a running launch, frees the handle. Kernel
- * handles loaded on it stay valid for simty_kernel_free() and symbol
- * look-ups; launching them returns SIMTY_ECLOSED.
+ * Close a device: aborts a running launch this handle started, frees the
+ * handle. A launch that was already running when the device was opened
+ * (left by another process or an earlier session) is left running:
+ * opening a busy device to inspect it (info, counters) never ends its
+ * launch; simty_wait() and simty_abort() act on it like on one's own.
+ * Kernel handles loaded on it stay valid for simty_kernel_free() and
+ * symbol look-ups; launching them returns SIMTY_ECLOSED.
  * @param dev  the device (NULL is accepted and ignored).
  */
 void simty_close(simty_device *dev);
@@ -299,10 +308,17 @@ typedef struct simty_kernel simty_kernel;
  * @param dev   an open device, with no launch running.
  * @param path  an RV32I ELF built by simty-cc.
  * @param out   receives the kernel handle.
- * @return 0; SIMTY_EINVAL; SIMTY_ENODEV (cannot read the file);
+ * The file must be a regular file of at most the device's CODE and DATA
+ * windows plus 4 MiB (headers, symbols, debug sections) starting with the
+ * ELF magic: these are checked before it is read, so a FIFO, a device such
+ * as /dev/zero or a huge file fails at once.
+ * @return 0; SIMTY_EINVAL; SIMTY_EFILE (cannot open or read the file, or
+ *         not a regular file: the detail names the file and gives the
+ *         errno text, e.g. "No such file or directory");
  *         SIMTY_EBADELF (not an RV32I executable, bad layout, entry outside
- *         code); SIMTY_ETOOBIG (code or data larger than the device's, or
- *         data reaching into the stack region); SIMTY_ENOSPC (kernel data
+ *         code); SIMTY_ETOOBIG (code or data larger than the device's, data
+ *         reaching into the stack region, or a file larger than any
+ *         kernel); SIMTY_ENOSPC (kernel data
  *         would overlap live simty_malloc() blocks); SIMTY_EBUSY;
  *         link errors.
  */
@@ -311,7 +327,8 @@ int simty_kernel_load(simty_device *dev, const char *path,
 
 /**
  * Load a kernel from an ELF image in memory (copied; the caller's buffer
- * may go away). Same rules and errors as simty_kernel_load().
+ * may go away). Same rules and errors as simty_kernel_load(); an image
+ * larger than a kernel file may be is SIMTY_ETOOBIG before any copy.
  */
 int simty_kernel_load_bytes(simty_device *dev, const void *elf, size_t size,
                             simty_kernel **out);
@@ -403,7 +420,8 @@ int simty_launch(simty_kernel *kernel,
 int simty_wait(simty_device *dev, int timeout_ms);
 
 /**
- * Abort the running launch: it ends with an ABORTED fault. Does nothing
+ * Abort the running launch, this handle's or one found running at open:
+ * it ends with an ABORTED fault (simty_wait() collects it). Does nothing
  * (and returns 0) when no launch is running.
  * @return 0, SIMTY_EINVAL, link errors.
  */

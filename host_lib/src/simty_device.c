@@ -166,6 +166,14 @@ int simty_open(const char *uri, simty_device **out)
     rest += 3;
   else if (*rest == ':')
     rest += 1;
+  /* model and sim take options only: "model:" or "sim://" is a
+   * truncated URI, not the default device. (The other schemes check what
+   * follows their separator themselves; "ftdi://" means every default.) */
+  if (rest != uri + slen &&
+      (be == &simty__backend_model || be == &simty__backend_sim))
+    return simty__fail(NULL, SIMTY_EURI,
+                       "device URI '%s': %s takes no ':' (%s[?OPTIONS])", uri,
+                       be->scheme, be->scheme);
 
   simty_device *dev = calloc(1, sizeof(*dev));
   if (!dev)
@@ -191,6 +199,9 @@ int simty_open(const char *uri, simty_device **out)
     free(dev);
     return e;
   }
+  /* A launch the backend found running belongs to whoever started it:
+   * opening a busy device (to inspect it, say) must not end it. */
+  dev->inherited = dev->launched;
   uint32_t bottom = simty__stack_bottom(dev, dev->default_stack_log2);
   simty__alloc_init(&dev->heap, dev->info.data_base, bottom);
   dev->error[0] = '\0';
@@ -204,7 +215,9 @@ void simty_close(simty_device *dev)
   if (!dev)
     return;
   pthread_mutex_lock(&dev->lock);
-  if (dev->launched) {
+  /* Only a launch this handle started is aborted; one found running at
+   * open is left to its owner (simty_abort() ends it on request). */
+  if (dev->launched && !dev->inherited) {
     struct simty__status st;
     if (dev->backend->abort(dev) == 0)
       dev->backend->wait(dev, simty__now_ns() + 1000000000u, &st);
@@ -250,15 +263,18 @@ int simty__check_range(simty_device *dev, uint32_t addr, uint64_t len,
                        const char *what)
 {
   const struct simty_device_info *in = &dev->info;
-  uint64_t end = (uint64_t)addr + len;
-  if (addr >= in->code_base && end <= (uint64_t)in->code_base + in->code_size)
+  /* Offsets from each base, never addr + len: a length near 2^64 would
+   * wrap that sum back into range. */
+  if (addr >= in->code_base && addr - in->code_base <= in->code_size &&
+      len <= (uint64_t)in->code_size - (addr - in->code_base))
     return 0;
-  if (addr >= in->data_base && end <= (uint64_t)in->data_base + in->data_size)
+  if (addr >= in->data_base && addr - in->data_base <= in->data_size &&
+      len <= (uint64_t)in->data_size - (addr - in->data_base))
     return 0;
   const char *where = "outside code and data memory";
-  if (addr >= in->code_base && addr < in->code_base + in->code_size)
+  if (addr >= in->code_base && addr - in->code_base < in->code_size)
     where = "past the end of code memory";
-  else if (addr >= in->data_base && addr < in->data_base + in->data_size)
+  else if (addr >= in->data_base && addr - in->data_base < in->data_size)
     where = "past the end of data memory";
   else if (addr - SIMTY_FW_BASE < SIMTY_FW_WINDOW)
     where = "in the protected firmware region";

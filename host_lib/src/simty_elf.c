@@ -9,10 +9,13 @@
 #include "simty_elf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "simty_arch.h"
 
@@ -28,6 +31,10 @@ enum {
   SHT_SYMTAB = 2,
   EF_RISCV_RVC = 1,
 };
+
+_Static_assert(SIMTY_ELF_MAX_FILE ==
+                   SIMTY_CODE_WINDOW + SIMTY_DATA_WINDOW + 0x00400000u,
+               "SIMTY_ELF_MAX_FILE: the windows plus 4 MiB of headers");
 
 static void set_error(char *err, size_t err_size, const char *fmt, ...)
 {
@@ -158,9 +165,12 @@ int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
     seg->mem_size = memsz;
     seg->flags = rd32(ph + 24);
     seg->data = elf->image + off;
+    /* In 64 bits: a segment ending at 2^32 must not wrap to 0 (it is
+     * refused by the layout check; data_end only has to say "huge"). */
+    uint64_t seg_end = (uint64_t)vaddr + memsz;
     if (!(seg->flags & PF_X) && vaddr >= SIMTY_DATA_BASE &&
-        vaddr + memsz > elf->data_end)
-      elf->data_end = vaddr + memsz;
+        seg_end > elf->data_end)
+      elf->data_end = seg_end > UINT32_MAX ? UINT32_MAX : (uint32_t)seg_end;
   }
   if (elf->segment_count == 0) {
     set_error(err, err_size, "no loadable segment");
@@ -182,44 +192,79 @@ int simty__elf_load_file(const char *path, struct simty_elf *elf, char *err,
                          size_t err_size)
 {
   memset(elf, 0, sizeof(*elf));
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  /* O_NONBLOCK: opening a FIFO with no writer must not block; the type
+   * check below then refuses it. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     set_error(err, err_size, "%s: %s", path, strerror(errno));
-    return -1;
+    return SIMTY_ELF_EFILE;
   }
-  uint8_t *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      size_t ncap = cap ? cap * 2 : 65536;
-      uint8_t *nbuf = realloc(buf, ncap);
-      if (!nbuf) {
-        free(buf);
-        fclose(f);
-        set_error(err, err_size, "%s: out of memory", path);
-        return -1;
-      }
-      buf = nbuf;
-      cap = ncap;
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    set_error(err, err_size, "%s: %s", path, strerror(errno));
+    close(fd);
+    return SIMTY_ELF_EFILE;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    set_error(err, err_size, "%s: not a regular file (%s)", path,
+              S_ISDIR(st.st_mode)    ? "a directory"
+              : S_ISFIFO(st.st_mode) ? "a FIFO"
+              : S_ISCHR(st.st_mode)  ? "a character device"
+              : S_ISBLK(st.st_mode)  ? "a block device"
+              : S_ISSOCK(st.st_mode) ? "a socket"
+                                     : "not a plain file");
+    close(fd);
+    return SIMTY_ELF_EFILE;
+  }
+  if (st.st_size > (off_t)SIMTY_ELF_MAX_FILE) {
+    set_error(err, err_size,
+              "%s: %lld bytes, larger than any Simty kernel (at most %u: "
+              "the code and data windows plus headers)",
+              path, (long long)st.st_size, (unsigned)SIMTY_ELF_MAX_FILE);
+    close(fd);
+    return SIMTY_ELF_ETOOBIG;
+  }
+  size_t size = (size_t)st.st_size;
+  uint8_t magic[4];
+  if (size < sizeof(magic) || pread(fd, magic, sizeof(magic), 0) !=
+                                  (ssize_t)sizeof(magic) ||
+      memcmp(magic, "\177ELF", 4) != 0) {
+    set_error(err, err_size, "%s: not an ELF file", path);
+    close(fd);
+    return SIMTY_ELF_EBAD;
+  }
+  uint8_t *buf = malloc(size);
+  if (!buf) {
+    close(fd);
+    set_error(err, err_size, "%s: out of memory (%zu bytes)", path, size);
+    return SIMTY_ELF_EFILE;
+  }
+  /* The size fstat gave, no more: a file that grows meanwhile is read
+   * up to it; one that shrinks is parsed as it is (and likely refused). */
+  size_t len = 0;
+  while (len < size) {
+    ssize_t n = read(fd, buf + len, size - len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      set_error(err, err_size, "%s: %s", path, strerror(errno));
+      free(buf);
+      close(fd);
+      return SIMTY_ELF_EFILE;
     }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
     if (n == 0)
       break;
+    len += (size_t)n;
   }
-  int read_error = ferror(f);
-  fclose(f);
-  if (read_error) {
-    free(buf);
-    set_error(err, err_size, "%s: read error", path);
-    return -1;
-  }
+  close(fd);
   char inner[200] = "";
   int rc = simty__elf_parse(buf, len, elf, inner, sizeof(inner));
   free(buf);
-  if (rc != 0)
+  if (rc != 0) {
     set_error(err, err_size, "%s: %s", path, inner);
-  return rc;
+    return SIMTY_ELF_EBAD;
+  }
+  return 0;
 }
 
 static int inside(uint32_t addr, uint32_t size, uint32_t base,

@@ -41,7 +41,21 @@ struct simty_elf {
 int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
                      char *err, size_t err_size);
 
-/* Read and parse a file. Returns 0, or -1 with a reason in err. */
+/* Largest kernel file simty__elf_load_file() reads: the CODE and DATA
+ * windows plus 4 MiB of headers, symbols and debug sections. */
+#define SIMTY_ELF_MAX_FILE (0x00010000u + 0x01000000u + 0x00400000u)
+
+/* Failures of simty__elf_load_file() (all negative). */
+enum {
+  SIMTY_ELF_EBAD = -1,    /* not a valid kernel ELF */
+  SIMTY_ELF_EFILE = -2,   /* cannot open or read it, or not a regular file */
+  SIMTY_ELF_ETOOBIG = -3, /* larger than SIMTY_ELF_MAX_FILE */
+};
+
+/* Read and parse a file. Checks that it is a regular file of at most
+ * SIMTY_ELF_MAX_FILE bytes starting with the ELF magic before reading it
+ * whole, so that a FIFO, a device or a huge file fails at once. Returns 0,
+ * or a SIMTY_ELF_E* code with a reason (and the errno text) in err. */
 int simty__elf_load_file(const char *path, struct simty_elf *elf, char *err,
                          size_t err_size);
 

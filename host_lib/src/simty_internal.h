@@ -129,6 +129,9 @@ struct simty_device {
   /* The link was lost with every answer to a LAUNCH: counted as launched
    * until the backend has asked the device whether it started. */
   int launch_unknown;
+  int inherited;       /* that launch was found running at open: another
+                          process or session started it, so simty_close()
+                          leaves it running */
   int ever_launched;
   struct simty_fault last_fault;
 

@@ -164,19 +164,14 @@ int simty_kernel_load(simty_device *dev, const char *path, simty_kernel **out)
   if (!k)
     return simty__fail(dev, SIMTY_ENOMEM, "out of host memory");
   char err[300];
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  int r = simty__elf_load_file(path, &k->elf, err, sizeof(err));
+  if (r != 0) {
     free(k);
+    int e = r == SIMTY_ELF_EFILE     ? SIMTY_EFILE
+            : r == SIMTY_ELF_ETOOBIG ? SIMTY_ETOOBIG
+                                     : SIMTY_EBADELF;
     pthread_mutex_lock(&dev->lock);
-    int e = simty__fail(dev, SIMTY_ENODEV, "cannot open kernel %s", path);
-    pthread_mutex_unlock(&dev->lock);
-    return e;
-  }
-  fclose(f);
-  if (simty__elf_load_file(path, &k->elf, err, sizeof(err)) != 0) {
-    free(k);
-    pthread_mutex_lock(&dev->lock);
-    int e = simty__fail(dev, SIMTY_EBADELF, "%s", err);
+    simty__fail(dev, e, "%s", err);
     pthread_mutex_unlock(&dev->lock);
     return e;
   }
@@ -189,6 +184,16 @@ int simty_kernel_load_bytes(simty_device *dev, const void *elf, size_t size,
   if (!dev || !elf || !out)
     return dev ? simty__fail(dev, SIMTY_EINVAL, "NULL argument")
                : SIMTY_EINVAL;
+  if (size > SIMTY_ELF_MAX_FILE) {
+    /* Refused before the parser copies it. */
+    pthread_mutex_lock(&dev->lock);
+    int e = simty__fail(dev, SIMTY_ETOOBIG,
+                        "ELF image of %zu bytes, larger than any Simty "
+                        "kernel (at most %u)",
+                        size, (unsigned)SIMTY_ELF_MAX_FILE);
+    pthread_mutex_unlock(&dev->lock);
+    return e;
+  }
   simty_kernel *k = calloc(1, sizeof(*k));
   if (!k)
     return simty__fail(dev, SIMTY_ENOMEM, "out of host memory");
@@ -254,6 +259,7 @@ int simty_kernel_layout(const simty_kernel *kernel, uint32_t *entry,
 static void launch_ended(simty_device *dev, const struct simty__status *st)
 {
   dev->launched = 0;
+  dev->inherited = 0;
   dev->last_fault = st->fault;
   if (st->state != SIMTY__FAULT)
     dev->last_fault.cause = SIMTY_FAULT_NONE;

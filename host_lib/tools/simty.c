@@ -8,13 +8,19 @@
  *         [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]
  *         [--timeout MS] [--max-cycles C] [--stack-log2 S] [--quiet]
  *   simty [--device URI] [--json] counters
+ *   simty [--device URI] [--json] abort
  *   simty [--device URI] [--json] selftest [--full]
  *
  * `run` prints what simty-model prints (console lines "[TID] text", then
  * "SYMBOL[i] = VALUE" per --dump, then counters), a fault on stderr, and
  * exits 3 on a fault. Exit codes: 0 success, 1 error (bad input, device
  * error, self-test failure), 2 usage, 3 kernel fault or host time-out.
+ *
+ * Only `run` ends a launch it started (at a time-out, or when it exits);
+ * `info` and `counters` leave a launch another process left running
+ * alone, and `abort` ends it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -55,6 +61,8 @@ static const char usage_text[] =
     "      --stack-log2 S        per-thread stack size (default 10)\n"
     "      --quiet               drop the device console output\n"
     "  counters                  counters of the device's last launch\n"
+    "  abort                     end a launch left running (by another\n"
+    "                            process) with an ABORTED fault\n"
     "  selftest [--full]         board bring-up: link, memory, lanes and\n"
     "                            warps, divergence, console, faults, abort\n"
     "\n"
@@ -115,9 +123,11 @@ static int device_error(simty_device *dev, int e, const char *what)
   return EXIT_ERROR;
 }
 
+/* Strict: digits only (0x hex too), no sign, no leading space (strtoull
+ * alone would take " 5" or " -1"). */
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-  if (!s || !*s || *s == '-' || *s == '+')
+  if (!s || !isdigit((unsigned char)*s))
     return -1;
   char *end;
   errno = 0;
@@ -266,6 +276,41 @@ static int cmd_counters(simty_device *dev, int json)
   return EXIT_OK;
 }
 
+/* ---- abort ---- */
+
+/* Ends a launch found running at open (the library leaves such a launch
+ * alone unless asked). Nothing running is not an error. */
+static int cmd_abort(simty_device *dev, int json)
+{
+  simty_set_console(dev, NULL, NULL); /* the other program's output */
+  int e = simty_wait(dev, 0);
+  const char *what;
+  struct simty_fault f = {0};
+  if (e == SIMTY_ENOLAUNCH || e == 0 || e == SIMTY_EFAULT) {
+    what = e == SIMTY_ENOLAUNCH ? "no launch is running"
+                                : "the launch had already ended";
+  } else if (e != SIMTY_ETIMEDOUT) {
+    return device_error(dev, e, "cannot read the launch status");
+  } else {
+    if ((e = simty_abort(dev)) != 0)
+      return device_error(dev, e, "cannot abort");
+    e = simty_wait(dev, 10000);
+    if (e != SIMTY_EFAULT && e != 0)
+      return device_error(dev, e, "abort sent, but the launch did not end");
+    simty_get_fault(dev, &f);
+    what = "aborted the running launch";
+  }
+  int aborted = f.cause == SIMTY_FAULT_ABORTED;
+  if (json) {
+    printf("{\"aborted\": %s, \"status\": ", aborted ? "true" : "false");
+    json_string(stdout, what, strlen(what));
+    printf("}\n");
+  } else {
+    printf("%s\n", what);
+  }
+  return EXIT_OK;
+}
+
 /* ---- run ---- */
 
 struct dump_req {
@@ -338,7 +383,8 @@ static int arg_word(simty_kernel *k, const char *v, uint32_t *out)
   char *end;
   errno = 0;
   long long x = strtoll(v, &end, 0);
-  if (!*v || errno || *end || x < INT32_MIN || x > (long long)UINT32_MAX)
+  if (!isdigit((unsigned char)v[*v == '-']) || errno || *end ||
+      x < INT32_MIN || x > (long long)UINT32_MAX)
     return -1;
   *out = (uint32_t)x;
   return 0;
@@ -1062,6 +1108,10 @@ int main(int argc, char **argv)
       full = 1;
       continue;
     }
+    if (opt[0] == '-' && opt[1] != '-') {
+      rc = usage_error("unknown option '%s'", opt);
+      goto out;
+    }
     if (strncmp(opt, "--", 2) != 0) {
       if (!command)
         command = opt;
@@ -1145,7 +1195,7 @@ int main(int argc, char **argv)
   }
   int is_run = strcmp(command, "run") == 0;
   if (strcmp(command, "info") && !is_run && strcmp(command, "counters") &&
-      strcmp(command, "selftest")) {
+      strcmp(command, "selftest") && strcmp(command, "abort")) {
     rc = usage_error("unknown command '%s'", command);
     goto out;
   }
@@ -1177,6 +1227,8 @@ int main(int argc, char **argv)
     rc = cmd_info(dev, json);
   else if (strcmp(command, "counters") == 0)
     rc = cmd_counters(dev, json);
+  else if (strcmp(command, "abort") == 0)
+    rc = cmd_abort(dev, json);
   else if (is_run)
     rc = cmd_run(dev, json, &ro);
   else

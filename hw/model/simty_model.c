@@ -132,12 +132,15 @@ void simty_model_get_config(const simty_model *m,
 static uint8_t *locate(const struct simty_model *m, uint32_t addr, size_t len,
                        int *is_code)
 {
-  uint64_t end = (uint64_t)addr + len;
-  if (addr >= SIMTY_CODE_BASE && end <= (uint64_t)SIMTY_CODE_BASE + m->code_size) {
+  /* Offsets from each base, never addr + len: a length near SIZE_MAX
+   * would wrap that sum back into range. */
+  if (addr >= SIMTY_CODE_BASE && addr - SIMTY_CODE_BASE <= m->code_size &&
+      len <= (size_t)(m->code_size - (addr - SIMTY_CODE_BASE))) {
     *is_code = 1;
     return m->code + (addr - SIMTY_CODE_BASE);
   }
-  if (addr >= SIMTY_DATA_BASE && end <= (uint64_t)SIMTY_DATA_BASE + m->data_size) {
+  if (addr >= SIMTY_DATA_BASE && addr - SIMTY_DATA_BASE <= m->data_size &&
+      len <= (size_t)(m->data_size - (addr - SIMTY_DATA_BASE))) {
     *is_code = 0;
     return m->data + (addr - SIMTY_DATA_BASE);
   }

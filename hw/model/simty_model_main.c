@@ -4,6 +4,7 @@
  * reference model. Options, output and exit codes follow the runner
  * contract shared with the RTL testbench (hw/model/README.md).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -80,9 +81,10 @@ static int usage_error(const char *fmt, const char *arg)
   return EXIT_USAGE;
 }
 
+/* Strict: digits only (0x hex too), no sign, no leading space. */
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-  if (!s || !*s || *s == '-' || *s == '+')
+  if (!s || !isdigit((unsigned char)*s))
     return -1;
   char *end;
   errno = 0;

@@ -154,4 +154,68 @@ r = json.loads(s.stdout)
 check(s.returncode == 0 and r["failed"] == 0 and len(r["steps"]) == 9,
       "selftest --json on 8x8", s)
 
+# 8. Wrong errors and strict options (issue 15).
+s = run([SIMTY, "run", os.path.join(KDIR, "missing.elf")])
+check(s.returncode == 1 and "No such file or directory" in s.stderr
+      and "device not found" not in s.stderr,
+      "missing kernel: the errno text, not 'device not found'", s)
+s = run([SIMTY, "run", "/dev/zero"])
+check(s.returncode == 1 and "not a regular file" in s.stderr,
+      "/dev/zero refused at once", s)
+for dev in ("model:", "model://", "sim:"):
+    s = run([SIMTY, "--device", dev, "info"])
+    check(s.returncode == 1 and "malformed" in s.stderr,
+          "--device %s refused" % dev, s)
+s = run([SIMTY, "-x", "info"])
+check(s.returncode == 2 and "unknown option '-x'" in s.stderr,
+      "-x named as the unknown option", s)
+for bad in (" 5", "5 ", "+5", "-5", " -1", "0x", ""):
+    s = run([SIMTY, "run", kernel("globals"), "--threads", bad])
+    check(s.returncode == 2 and "bad value" in s.stderr,
+          "--threads %r refused" % bad, s)
+for bad in (" 5", "1x", ""):
+    s = run([SIMTY, "run", kernel("globals"), "--arg", bad])
+    check(s.returncode == 2 and "bad value" in s.stderr,
+          "--arg %r refused" % bad, s)
+s = run([SIMTY, "run", kernel("globals"), "--threads", "0x10", "--arg", "-7"])
+check(s.returncode in (0, 3), "--threads 0x10 --arg -7 accepted", s)
+VECADD = os.path.join(BUILD, "examples", "vecadd")
+for bad in ("4294967297", "4294967296", " 5", "-1", "18446744073709551617"):
+    s = run([VECADD, "--device", "model", "--n", bad, "--quiet"])
+    check(s.returncode == 2 and "PASS" not in s.stdout,
+          "vecadd --n %r refused" % bad, s)
+s = run([VECADD, "--device", "model", "--n", "5000000", "--quiet"])
+check(s.returncode == 2 and "--n must be" in s.stderr,
+      "vecadd --n above its bound refused", s)
+s = run([VECADD, "--device", "model", "--n", "100", "--quiet"])
+check(s.returncode == 0 and "PASS" in s.stdout, "vecadd --n 100", s)
+
+# 9. A launch another process left running (a board behind tcp://):
+# info and counters leave it alone, abort ends it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fake_board import FakeBoard  # noqa: E402
+board = FakeBoard(running=True).start()
+try:
+    for cmd in ("info", "counters"):
+        s = run([SIMTY, "--device", board.uri, cmd])
+        check(s.returncode == 0, "%s on a busy board" % cmd, s)
+        check(board.counts["ABORT"] == 0 and board.state == 1,
+              "%s left the other launch running" % cmd, s)
+    s = run([SIMTY, "--device", board.uri, "run", kernel("globals")])
+    check(s.returncode == 1 and "busy" in s.stderr and
+          board.counts["ABORT"] == 0, "run on a busy board: busy, no abort", s)
+    s = run([SIMTY, "--device", board.uri, "abort"])
+    check(s.returncode == 0 and "aborted the running launch" in s.stdout and
+          board.counts["ABORT"] == 1 and board.state == 3,
+          "abort ends the launch", s)
+    s = run([SIMTY, "--json", "--device", board.uri, "abort"])
+    r = json.loads(s.stdout) if s.returncode == 0 else {}
+    check(r.get("aborted") is False and board.counts["ABORT"] == 1,
+          "abort with nothing running", s)
+finally:
+    board.stop()
+s = run([SIMTY, "abort"])
+check(s.returncode == 0 and "no launch is running" in s.stdout,
+      "abort on a fresh model", s)
+
 print("test_cli: %d checks passed" % checks)

@@ -19,6 +19,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 
 #include "simty.h"
@@ -151,6 +155,9 @@ static void test_bad_uri(void **state)
       "http://example.com", "tcp://",         "tcp://host",
       "tcp://host:99999",   "usb://",         "usb://zz:1",
       "ftdi://0403",        "ftdi://0403:6010/7",
+      /* Truncated after the separator (issue 15). */
+      "model:",             "model://",       "sim:",
+      "sim://",             "model:?warps=2", "usb:",
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     simty_device *dev = (simty_device *)0x1;
@@ -266,6 +273,36 @@ static void test_memory_out_of_range(void **state)
   simty_close(dev);
 }
 
+/* A length near 2^64 wrapped addr + len back into range: the check passed
+ * and the copy ran 64 KiB past a 16-byte buffer before the model refused a
+ * later chunk (issue 15). The 16 bytes sit at the start of a large
+ * patterned block, so an overrun shows even without a sanitizer. */
+static void test_memory_length_wraparound(void **state)
+{
+  (void)state;
+  simty_device *dev = open_model("model?data_size=65536");
+  const size_t block = 256 * 1024;
+  uint8_t *buf = malloc(block);
+  assert_non_null(buf);
+  memset(buf, 0x5a, block);
+  const size_t lens[] = {(size_t)-1, (size_t)-1 - 15,
+                         (size_t)0 - SIMTY_DATA_BASE, (size_t)1 << 63};
+  const uint32_t addrs[] = {SIMTY_DATA_BASE, SIMTY_DATA_BASE + 16,
+                            SIMTY_CODE_BASE, SIMTY_DATA_BASE + 65536};
+  for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+    for (size_t j = 0; j < sizeof(addrs) / sizeof(addrs[0]); j++) {
+      assert_int_equal(simty_read(dev, addrs[j], buf, lens[i]),
+                       SIMTY_ERANGE);
+      assert_int_equal(simty_write(dev, addrs[j], buf, lens[i]),
+                       SIMTY_ERANGE);
+    }
+  for (size_t i = 0; i < block; i++)
+    if (buf[i] != 0x5a)
+      fail_msg("byte %zu of the host buffer was overwritten", i);
+  free(buf);
+  simty_close(dev);
+}
+
 static void test_allocator(void **state)
 {
   (void)state;
@@ -373,9 +410,13 @@ static void test_kernel_load_errors(void **state)
   (void)state;
   simty_device *dev = open_model(NULL);
   simty_kernel *k = NULL;
+  /* A missing file is a file error with the errno text, not "device not
+   * found" (issue 15). */
   assert_int_equal(simty_kernel_load(dev, TEST_KERNEL_DIR "/missing.elf", &k),
-                   SIMTY_ENODEV);
+                   SIMTY_EFILE);
   assert_non_null(strstr(simty_last_error(dev), "missing.elf"));
+  assert_non_null(strstr(simty_last_error(dev), "No such file or directory"));
+  assert_string_equal(simty_strerror(SIMTY_EFILE), "cannot read the file");
   static const char junk[] = "this is not an ELF file at all, just text";
   assert_int_equal(simty_kernel_load_bytes(dev, junk, sizeof(junk), &k),
                    SIMTY_EBADELF);
@@ -396,6 +437,75 @@ static void test_kernel_load_errors(void **state)
   assert_int_equal(simty_kernel_load(dev, NULL, &k), SIMTY_EINVAL);
   assert_int_equal(simty_kernel_load(NULL, KPATH("axpb"), &k), SIMTY_EINVAL);
   simty_close(dev);
+}
+
+/* The loader checks a file's type, size and magic before reading it
+ * whole: a FIFO with no writer used to block forever, /dev/zero to read
+ * until memory ran out, a huge sparse file to take seconds and gigabytes
+ * (issue 15). Each now fails at once; the alarm turns a hang into a
+ * failure. */
+static void test_kernel_file_checks(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/simty-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char fifo[64], sparse[64], tiny[64], text[64];
+  snprintf(fifo, sizeof(fifo), "%s/fifo.elf", dir);
+  snprintf(sparse, sizeof(sparse), "%s/sparse.elf", dir);
+  snprintf(tiny, sizeof(tiny), "%s/tiny.elf", dir);
+  snprintf(text, sizeof(text), "%s/text.elf", dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  /* 3 GiB, all a hole but for an ELF magic. */
+  int fd = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "\177ELF", 4), 4);
+  assert_int_equal(ftruncate(fd, (off_t)3 << 30), 0);
+  close(fd);
+  FILE *f = fopen(tiny, "wb");
+  assert_non_null(f);
+  fputs("\177E", f);
+  fclose(f);
+  f = fopen(text, "wb");
+  assert_non_null(f);
+  for (int i = 0; i < 10000; i++)
+    fputs("not an ELF file\n", f);
+  fclose(f);
+
+  simty_device *dev = open_model(NULL);
+  simty_kernel *k = NULL;
+  alarm(20);
+  double t0 = now_s();
+  assert_int_equal(simty_kernel_load(dev, fifo, &k), SIMTY_EFILE);
+  assert_non_null(strstr(simty_last_error(dev), "not a regular file"));
+  assert_non_null(strstr(simty_last_error(dev), "FIFO"));
+  assert_int_equal(simty_kernel_load(dev, "/dev/zero", &k), SIMTY_EFILE);
+  assert_non_null(strstr(simty_last_error(dev), "character device"));
+  assert_int_equal(simty_kernel_load(dev, dir, &k), SIMTY_EFILE);
+  assert_non_null(strstr(simty_last_error(dev), "directory"));
+  assert_int_equal(simty_kernel_load(dev, sparse, &k), SIMTY_ETOOBIG);
+  assert_non_null(strstr(simty_last_error(dev), "larger than any"));
+  assert_int_equal(simty_kernel_load(dev, tiny, &k), SIMTY_EBADELF);
+  assert_int_equal(simty_kernel_load(dev, text, &k), SIMTY_EBADELF);
+  assert_non_null(strstr(simty_last_error(dev), "not an ELF file"));
+  /* The same bound for an image in memory, before it is copied. */
+  size_t huge = (size_t)SIMTY_CODE_WINDOW + SIMTY_DATA_WINDOW + (8u << 20);
+  uint8_t *image = calloc(1, huge);
+  assert_non_null(image);
+  memcpy(image, "\177ELF", 4);
+  assert_int_equal(simty_kernel_load_bytes(dev, image, huge, &k),
+                   SIMTY_ETOOBIG);
+  free(image);
+  assert_true(now_s() - t0 < 2.0);
+  alarm(0);
+  assert_null(k);
+  /* A good kernel still loads. */
+  simty_kernel_free(load(dev, KPATH("axpb")));
+  simty_close(dev);
+  unlink(fifo);
+  unlink(sparse);
+  unlink(tiny);
+  unlink(text);
+  rmdir(dir);
 }
 
 static void test_kernel_too_big(void **state)
@@ -796,10 +906,12 @@ int main(void)
       cmocka_unit_test(test_info),
       cmocka_unit_test(test_memory_roundtrip),
       cmocka_unit_test(test_memory_out_of_range),
+      cmocka_unit_test(test_memory_length_wraparound),
       cmocka_unit_test(test_allocator),
       cmocka_unit_test(test_load_over_allocations),
       cmocka_unit_test(test_progress),
       cmocka_unit_test(test_kernel_load_errors),
+      cmocka_unit_test(test_kernel_file_checks),
       cmocka_unit_test(test_kernel_too_big),
       cmocka_unit_test(test_symbols),
       cmocka_unit_test(test_run_many_threads),

@@ -128,7 +128,10 @@ def main():
     for args in (["--warps", "3", elf], ["--lanes", "128", elf],
                  ["--threads", "0", elf], ["--bogus", elf], [],
                  ["--dump", "out", elf], ["--stack-log2", "5", elf],
-                 [elf, elf], ["--warps"]):
+                 [elf, elf], ["--warps"],
+                 # strict numbers: no leading space or sign (issue 15)
+                 ["--threads", " 5", elf], ["--threads", "+5", elf],
+                 ["--threads", " -1", elf], ["--max-cycles", " 9", elf]):
         rc, out, err = run(model, *args)
         check(rc == 2, "usage error %r exits 2 (got %d)" % (args, rc))
 

@@ -654,6 +654,40 @@ static void test_api_errors(void **state)
                       "address range outside device memory");
 }
 
+/* Range checks never wrap: a length near SIZE_MAX used to pass as
+ * addr + len wrapped around, and the copy overran the caller's buffer
+ * (issue 15). Each is refused before anything is copied. */
+static void test_range_wraparound(void **state)
+{
+  (void)state;
+  simty_model *m = NULL;
+  struct simty_model_config cfg = {4, 4, 0x1000, 0x2000};
+  assert_int_equal(simty_model_create(&cfg, &m), 0);
+  uint8_t guard[32];
+  memset(guard, 0x5a, sizeof(guard));
+  uint8_t *buf = guard + 8; /* 16 bytes, 8 guard bytes either side */
+  const size_t lens[] = {SIZE_MAX, SIZE_MAX - 15, (size_t)0 - SIMTY_DATA_BASE,
+                         (size_t)0 - SIMTY_CODE_BASE + 4, (size_t)1 << 63};
+  const uint32_t addrs[] = {SIMTY_DATA_BASE, SIMTY_DATA_BASE + 0x10,
+                            SIMTY_CODE_BASE, SIMTY_DATA_BASE + 0x2000,
+                            SIMTY_CODE_BASE + 0x1000};
+  for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+    for (unsigned j = 0; j < sizeof(addrs) / sizeof(addrs[0]); j++) {
+      assert_int_equal(simty_model_read(m, addrs[j], buf, lens[i]),
+                       SIMTY_MODEL_RANGE);
+      assert_int_equal(simty_model_write(m, addrs[j], buf, lens[i]),
+                       SIMTY_MODEL_RANGE);
+    }
+  for (unsigned i = 0; i < sizeof(guard); i++)
+    assert_int_equal(guard[i], 0x5a);
+  /* The exact ends are still accepted, and zero bytes at the end. */
+  assert_int_equal(simty_model_read(m, SIMTY_DATA_BASE, buf, 16), 0);
+  assert_int_equal(simty_model_read(m, SIMTY_CODE_BASE + 0x1000 - 4, buf, 4),
+                   0);
+  assert_int_equal(simty_model_read(m, SIMTY_DATA_BASE + 0x2000, buf, 0), 0);
+  simty_model_destroy(m);
+}
+
 /* Two models coexist: no shared state. */
 static void test_two_models(void **state)
 {
@@ -692,6 +726,7 @@ int main(void)
       cmocka_unit_test(test_timeout),
       cmocka_unit_test(test_step_abort_and_reuse),
       cmocka_unit_test(test_api_errors),
+      cmocka_unit_test(test_range_wraparound),
       cmocka_unit_test(test_two_models),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
