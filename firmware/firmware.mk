@@ -90,6 +90,17 @@ test-firmware: $(BUILD)/tests/test_firmware firmware $(FW_OUT)/small/firmware.el
 	@$(FW_RISCV_SIZE) $(FW_OUT)/firmware.elf $(FW_OUT)/small/firmware.elf
 	@echo "firmware image: $$(wc -l < $(FW_OUT)/firmware.hex) words in $(FW_OUT)/firmware.hex, FW RAM $(FW_RAM_SIZE) bytes"
 
+# The firmware on the mock SoC behind a socket, as simty-sim --fd serves
+# it (checks host-side link code before the RTL engine exists; not a test):
+#   python3 tests/board/test_board_e2e.py --sim build/bin/simty-mock-board \
+#     --kernels build/tests/board --only test_engine_frames,test_window
+$(BUILD)/bin/simty-mock-board: $(FW_DIR)/tests/mock_board.c $(FW_LOGIC_SRCS) \
+  $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/bin/
+	$(CC) $(FW_HOST_CFLAGS) -o $@ $(FW_DIR)/tests/mock_board.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS)
+
+.PHONY: mock-board
+mock-board: $(BUILD)/bin/simty-mock-board
+
 # ---- Benchmark (not a test) ----
 $(BUILD)/bin/simty-link-bench: $(FW_DIR)/bench_link.c $(FW_LOGIC_SRCS) \
   $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/bin/
