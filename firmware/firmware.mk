@@ -83,10 +83,20 @@ $(BUILD)/tests/test_firmware: $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
 	$(CC) $(FW_HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $@ $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS) -lcmocka
 
+# The same tests on the small configuration (window 2 on the mock's 4 TX
+# slots: the nak slot is a spare one; 1 KiB payloads).
+$(BUILD)/tests/test_firmware_small: $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
+  $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/tests/
+	$(CC) $(FW_HOST_CFLAGS) $(FW_SMALL_DEFINES) -fsanitize=address,undefined \
+	  -fno-sanitize-recover=all -o $@ $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
+	  $(FW_MOCK_SRCS) -lcmocka
+
 TEST_SUITES += firmware
 .PHONY: test-firmware
-test-firmware: $(BUILD)/tests/test_firmware firmware $(FW_OUT)/small/firmware.elf
+test-firmware: $(BUILD)/tests/test_firmware $(BUILD)/tests/test_firmware_small firmware \
+  $(FW_OUT)/small/firmware.elf
 	$(BUILD)/tests/test_firmware
+	$(BUILD)/tests/test_firmware_small
 	@$(FW_RISCV_SIZE) $(FW_OUT)/firmware.elf $(FW_OUT)/small/firmware.elf
 	@echo "firmware image: $$(wc -l < $(FW_OUT)/firmware.hex) words in $(FW_OUT)/firmware.hex, FW RAM $(FW_RAM_SIZE) bytes"
 
