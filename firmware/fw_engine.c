@@ -40,6 +40,8 @@ void fw_init(struct fw *fw)
   uint32_t info = hal_reg_read(SIMTY_MMIO_LINK_INFO);
   fw->rx_slots = info & 0xFFu;
   fw->tx_slots = (info >> 8) & 0xFFu;
+  if (fw->tx_slots > 16u) /* LINK_TX_SEND names a slot in 4 bits */
+    fw->tx_slots = 16u;
   fw->stride = info >> 16;
   if (fw->stride == 0)
     fw->stride = SIMTY_LINK_SLOT_BYTES;
