@@ -5,6 +5,15 @@
 to build/bin/simty-sim running the real firmware on the real SoC and core.
 
 usage: test_board_e2e.py --sim BUILD/bin/simty-sim --kernels DIR [--vcd]
+                         [--config WxL] [--uart-phy] [--only TEST,...]
+
+Protocol 2: the session opens with INFO; test_engine_frames and
+test_window check the link engine and the window (garbage between
+frames, a frame cut short, a CRC error in a WRITE's payload, requests in
+flight, duplicates within the window, gaps answered SEQUENCE). An old
+board (protocol 1, or no link engine) fails the INFO check and the run
+stops there. `--sim build/bin/simty-mock-board --only ...` runs session
+tests against the firmware on the mock SoC (make mock-board).
 
 DIR holds fill.elf, spin.elf, fault.elf and chatty.elf (tests/board/kernels/, built
 with simty-cc). Every answer is checked; the exit status is the number
