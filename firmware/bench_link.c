@@ -7,11 +7,14 @@
  * worst case, data without zeros) and works out the share of the wire's
  * character rate (baud / 10 for 8N1) left for payload, counting request
  * and response frames, delimiters and COBS code bytes, at 115200 and
- * 3,000,000 baud, with and without a per-round-trip turnaround.
+ * 3,000,000 baud, with and without a per-round-trip turnaround, for
+ * stop-and-wait and for a window of WINDOW requests in flight (protocol
+ * version 2).
  *
- * Part 2 runs the real firmware engine against the mock SoC: bulk WRITE
- * and READ of 256 KiB, then LAUNCH + WAIT, and counts every wire byte and
- * round trip.
+ * Part 2 runs the real firmware engine against the mock SoC (which
+ * emulates the hardware link engine): bulk WRITE and READ of 256 KiB with
+ * the device's window kept full, then LAUNCH + WAIT, and counts every
+ * wire byte, round trip and copy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,17 +80,35 @@ static double share(const struct cost *c, double baud, double turnaround_s)
   return (double)c->data / t / char_rate;
 }
 
+/* The reference engine's window (TX slots). */
+#define WINDOW 4u
+
+/* The same with WINDOW requests in flight: both directions of the wire
+ * run at once, and a request's round trip is shared by WINDOW of them. */
+static double share_window(const struct cost *c, double baud,
+                           double turnaround_s)
+{
+  double char_rate = baud / 10.0;
+  double one = (double)(c->req > c->resp ? c->req : c->resp) / char_rate;
+  double trip =
+      ((double)(c->req + c->resp) / char_rate + turnaround_s) / WINDOW;
+  return (double)c->data / (one > trip ? one : trip) / char_rate;
+}
+
 static void part1(void)
 {
   static const size_t payloads[] = {256, 1024, 2048, SIMTY_MAX_PAYLOAD};
   static const double bauds[] = {115200.0, 3000000.0};
   printf("Part 1: framing cost of bulk transfers (real encoder)\n");
   printf("  share = payload bytes / UART characters (baud/10, 8N1), "
-         "stop-and-wait,\n"
-         "  request + response frames; 'stream' = request direction alone\n\n");
+         "request + response\n"
+         "  frames; 'stream' = the data's direction alone; stop-and-wait "
+         "(s&w) and a\n"
+         "  window of %u in flight (win), 1 ms turnaround per round trip\n\n",
+         WINDOW);
   printf("  %-5s %-7s %-6s %6s %6s %5s %8s | %-21s | %-21s\n", "op", "payload",
-         "data", "req B", "resp B", "bytes", "stream", "115200: 0 / 1 ms turn",
-         "3M: 0 / 1 ms turn");
+         "data", "req B", "resp B", "bytes", "stream", "115200: s&w / win",
+         "3M: s&w / win");
   for (int op = 0; op < 2; op++) {
     for (size_t i = 0; i < sizeof payloads / sizeof payloads[0]; i++) {
       for (int worst = 0; worst < 2; worst++) {
@@ -101,8 +122,10 @@ static void part1(void)
             "%9.2f%% %9.2f%%\n",
             op == 0 ? "WRITE" : "READ", max, c.data, c.req, c.resp,
             worst ? "worst" : "rand", 100.0 * stream,
-            100.0 * share(&c, bauds[0], 0), 100.0 * share(&c, bauds[0], 1e-3),
-            100.0 * share(&c, bauds[1], 0), 100.0 * share(&c, bauds[1], 1e-3));
+            100.0 * share(&c, bauds[0], 1e-3),
+            100.0 * share_window(&c, bauds[0], 1e-3),
+            100.0 * share(&c, bauds[1], 1e-3),
+            100.0 * share_window(&c, bauds[1], 1e-3));
       }
     }
   }
@@ -120,7 +143,14 @@ static void part2(void)
   mock.run_polls = 50;
   fw_init(&fw);
   fw_host_init(&host, &fw);
-  printf("Part 2: the firmware engine against the mock SoC\n");
+  if (fw_host_open(&host, 100000) != SIMTY_ST_OK) {
+    fprintf(stderr, "bench: INFO failed\n");
+    exit(1);
+  }
+  const unsigned window = simty_get_u16(host.payload + SIMTY_INFO_WINDOW);
+  printf("Part 2: the firmware engine against the mock SoC (link engine with "
+         "%u TX slots:\n  window %u, requests sent as answers arrive)\n",
+         mock.tx_slots, window);
 
   const size_t total = 256u * 1024u;
   static uint8_t src[256u * 1024u];
@@ -130,23 +160,39 @@ static void part2(void)
   const size_t wchunk = FW_MAX_PAYLOAD - SIMTY_WRITE_DATA;
 
   uint64_t to_dev0 = host.wire_to_dev, to_host0 = host.wire_to_host;
-  unsigned rt0 = host.round_trips;
-  for (size_t off = 0; off < total; off += wchunk) {
-    size_t n = total - off < wchunk ? total - off : wchunk;
-    simty_put_u32(p, SIMTY_DATA_BASE + (uint32_t)off);
-    memcpy(p + 4, src + off, n);
-    if (fw_host_call(&host, SIMTY_CMD_WRITE, p, n + 4, 100000) != SIMTY_ST_OK) {
+  uint64_t copies0 = mock.copies, words0 = mock.link_writes;
+  unsigned nreq = 0, done = 0, most = 0;
+  uint16_t first = host.seq;
+  const unsigned wreqs = (unsigned)((total + wchunk - 1) / wchunk);
+  while (done < wreqs) {
+    while (nreq < wreqs && nreq - done < window) {
+      size_t off = nreq * wchunk;
+      size_t n = total - off < wchunk ? total - off : wchunk;
+      simty_put_u32(p, SIMTY_DATA_BASE + (uint32_t)off);
+      memcpy(p + 4, src + off, n);
+      fw_host_send(&host, SIMTY_CMD_WRITE, p, n + 4);
+      nreq++;
+    }
+    if (nreq - done > most)
+      most = nreq - done;
+    if (!fw_host_receive(&host, 100000) || host.status != SIMTY_ST_OK ||
+        host.resp_seq != (uint16_t)(first + done)) {
       fprintf(stderr, "bench: WRITE failed\n");
       exit(1);
     }
+    done++;
   }
   uint64_t wd = host.wire_to_dev - to_dev0, wh = host.wire_to_host - to_host0;
   printf(
-      "  WRITE %zu bytes: %u requests, %llu wire bytes to device, %llu back:\n"
-      "    %.2f%% of the request direction, %.2f%% counting both\n",
-      total, host.round_trips - rt0, (unsigned long long)wd,
-      (unsigned long long)wh, 100.0 * (double)total / (double)wd,
-      100.0 * (double)total / (double)(wd + wh));
+      "  WRITE %zu bytes: %u requests (up to %u in flight), %llu wire bytes "
+      "to device,\n    %llu back: %.2f%% of the request direction, %.2f%% "
+      "counting both;\n    %llu copies by the engine, %llu words written "
+      "by the firmware\n",
+      total, wreqs, most, (unsigned long long)wd, (unsigned long long)wh,
+      100.0 * (double)total / (double)wd,
+      100.0 * (double)total / (double)(wd + wh),
+      (unsigned long long)(mock.copies - copies0),
+      (unsigned long long)(mock.link_writes - words0));
   if (memcmp(mock.data, src, total) != 0) {
     fprintf(stderr, "bench: written data differs\n");
     exit(1);
@@ -154,26 +200,41 @@ static void part2(void)
 
   to_dev0 = host.wire_to_dev;
   to_host0 = host.wire_to_host;
-  rt0 = host.round_trips;
-  for (size_t off = 0; off < total; off += FW_MAX_PAYLOAD) {
+  const unsigned rreqs = (unsigned)((total + FW_MAX_PAYLOAD - 1) / FW_MAX_PAYLOAD);
+  nreq = done = most = 0;
+  first = host.seq;
+  while (done < rreqs) {
+    while (nreq < rreqs && nreq - done < window) {
+      size_t off = (size_t)nreq * FW_MAX_PAYLOAD;
+      size_t n = total - off < FW_MAX_PAYLOAD ? total - off : FW_MAX_PAYLOAD;
+      uint8_t r[8];
+      simty_put_u32(r, SIMTY_DATA_BASE + (uint32_t)off);
+      simty_put_u32(r + 4, (uint32_t)n);
+      fw_host_send(&host, SIMTY_CMD_READ, r, 8);
+      nreq++;
+    }
+    if (nreq - done > most)
+      most = nreq - done;
+    size_t off = (size_t)done * FW_MAX_PAYLOAD;
     size_t n = total - off < FW_MAX_PAYLOAD ? total - off : FW_MAX_PAYLOAD;
-    uint8_t r[8];
-    simty_put_u32(r, SIMTY_DATA_BASE + (uint32_t)off);
-    simty_put_u32(r + 4, (uint32_t)n);
-    if (fw_host_call(&host, SIMTY_CMD_READ, r, 8, 100000) != SIMTY_ST_OK ||
+    if (!fw_host_receive(&host, 100000) || host.status != SIMTY_ST_OK ||
+        host.resp_seq != (uint16_t)(first + done) ||
         memcmp(host.payload, src + off, n) != 0) {
       fprintf(stderr, "bench: READ failed\n");
       exit(1);
     }
+    done++;
   }
   wd = host.wire_to_dev - to_dev0;
   wh = host.wire_to_host - to_host0;
   printf(
-      "  READ  %zu bytes: %u requests, %llu wire bytes to device, %llu back:\n"
-      "    %.2f%% of the response direction, %.2f%% counting both\n",
-      total, host.round_trips - rt0, (unsigned long long)wd,
-      (unsigned long long)wh, 100.0 * (double)total / (double)wh,
+      "  READ  %zu bytes: %u requests (up to %u in flight), %llu wire bytes "
+      "to device,\n    %llu back: %.2f%% of the response direction, %.2f%% "
+      "counting both\n",
+      total, rreqs, most, (unsigned long long)wd, (unsigned long long)wh,
+      100.0 * (double)total / (double)wh,
       100.0 * (double)total / (double)(wd + wh));
+  unsigned rt0;
 
   /* Launch 10,000 threads that print one byte each, collect everything. */
   uint8_t l[SIMTY_LAUNCH_SIZE] = {0};

@@ -20,7 +20,10 @@ FW_DEFINES ?=
 
 # driver.mk is read after this file: name the shared link layer here.
 FW_LINK_DIR := driver/link
-FW_LOGIC_SRCS := $(FW_DIR)/fw_engine.c $(FW_DIR)/fw_dispatch.c $(FW_LINK_DIR)/simty_link.c
+# The firmware itself has no COBS or CRC code (the link engine does both);
+# the host builds link the codec for the mock SoC's engine.
+FW_LOGIC_SRCS := $(FW_DIR)/fw_engine.c $(FW_DIR)/fw_dispatch.c
+FW_CODEC_SRCS := $(FW_LINK_DIR)/simty_link.c
 FW_HDRS := $(FW_DIR)/fw.h $(FW_DIR)/hal.h $(FW_DIR)/simty_mmio.h \
   $(FW_DIR)/fw_string.h hw/arch/simty_arch.h $(FW_LINK_DIR)/simty_link.h $(FW_LINK_DIR)/simty_proto.h
 FW_INCLUDES := -I$(FW_DIR) -Ihw/arch -I$(FW_LINK_DIR)
@@ -37,9 +40,6 @@ $(FW_OUT)/obj/start.o: $(FW_DIR)/start.S | $(FW_OUT)/obj/
 	$(FW_RISCV_CC) $(FW_TARGET_CFLAGS) -c -o $@ $<
 
 $(FW_OUT)/obj/%.o: $(FW_DIR)/%.c $(FW_HDRS) | $(FW_OUT)/obj/
-	$(FW_RISCV_CC) $(FW_TARGET_CFLAGS) -c -o $@ $<
-
-$(FW_OUT)/obj/simty_link.o: $(FW_LINK_DIR)/simty_link.c $(FW_HDRS) | $(FW_OUT)/obj/
 	$(FW_RISCV_CC) $(FW_TARGET_CFLAGS) -c -o $@ $<
 
 # libgcc supplies the multiply and divide routines RV32I lacks.
@@ -63,9 +63,9 @@ $(FW_OUT)/firmware.hex: $(FW_OUT)/firmware.bin $(BUILD)/tools/bin2memh
 .PHONY: firmware
 firmware: $(FW_OUT)/firmware.elf $(FW_OUT)/firmware.bin $(FW_OUT)/firmware.hex
 
-# A small configuration (1 KiB payloads, 256 console records, 16 KiB RAM),
-# built by the suite so the build options stay valid.
-FW_SMALL_DEFINES := -DFW_MAX_PAYLOAD=1024 -DFW_CONSOLE_RECORDS=256
+# A small configuration (1 KiB payloads, 256 console records, a window of
+# 2, 16 KiB RAM), built by the suite so the build options stay valid.
+FW_SMALL_DEFINES := -DFW_MAX_PAYLOAD=1024 -DFW_CONSOLE_RECORDS=256 -DFW_MAX_WINDOW=2
 $(FW_OUT)/small/firmware.elf: $(FW_DIR)/start.S $(FW_TARGET_SRCS) $(FW_HDRS) \
   $(FW_DIR)/firmware.ld $(ARCH_LD) | $(FW_OUT)/small/
 	$(FW_RISCV_CC) $(FW_TARGET_CFLAGS) $(FW_SMALL_DEFINES) -nostdlib -nostartfiles \
@@ -75,7 +75,7 @@ $(FW_OUT)/small/firmware.elf: $(FW_DIR)/start.S $(FW_TARGET_SRCS) $(FW_HDRS) \
 
 # ---- Host build against the mock SoC ----
 FW_HOST_CFLAGS := $(HOST_CFLAGS) -DFW_HOST $(FW_INCLUDES) -I$(FW_DIR)/tests
-FW_MOCK_SRCS := $(FW_DIR)/tests/mock_hal.c $(FW_DIR)/tests/fw_host.c
+FW_MOCK_SRCS := $(FW_DIR)/tests/mock_hal.c $(FW_DIR)/tests/fw_host.c $(FW_CODEC_SRCS)
 FW_MOCK_HDRS := $(FW_DIR)/tests/mock_hal.h $(FW_DIR)/tests/fw_host.h
 
 $(BUILD)/tests/test_firmware: $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
@@ -83,12 +83,33 @@ $(BUILD)/tests/test_firmware: $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
 	$(CC) $(FW_HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $@ $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS) -lcmocka
 
+# The same tests on the small configuration (window 2 on the mock's 4 TX
+# slots: the nak slot is a spare one; 1 KiB payloads).
+$(BUILD)/tests/test_firmware_small: $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
+  $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/tests/
+	$(CC) $(FW_HOST_CFLAGS) $(FW_SMALL_DEFINES) -fsanitize=address,undefined \
+	  -fno-sanitize-recover=all -o $@ $(FW_DIR)/tests/test_firmware.c $(FW_LOGIC_SRCS) \
+	  $(FW_MOCK_SRCS) -lcmocka
+
 TEST_SUITES += firmware
 .PHONY: test-firmware
-test-firmware: $(BUILD)/tests/test_firmware firmware $(FW_OUT)/small/firmware.elf
+test-firmware: $(BUILD)/tests/test_firmware $(BUILD)/tests/test_firmware_small firmware \
+  $(FW_OUT)/small/firmware.elf
 	$(BUILD)/tests/test_firmware
+	$(BUILD)/tests/test_firmware_small
 	@$(FW_RISCV_SIZE) $(FW_OUT)/firmware.elf $(FW_OUT)/small/firmware.elf
 	@echo "firmware image: $$(wc -l < $(FW_OUT)/firmware.hex) words in $(FW_OUT)/firmware.hex, FW RAM $(FW_RAM_SIZE) bytes"
+
+# The firmware on the mock SoC behind a socket, as simty-sim --fd serves
+# it (checks host-side link code before the RTL engine exists; not a test):
+#   python3 tests/board/test_board_e2e.py --sim build/bin/simty-mock-board \
+#     --kernels build/tests/board --only test_engine_frames,test_window
+$(BUILD)/bin/simty-mock-board: $(FW_DIR)/tests/mock_board.c $(FW_LOGIC_SRCS) \
+  $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/bin/
+	$(CC) $(FW_HOST_CFLAGS) -o $@ $(FW_DIR)/tests/mock_board.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS)
+
+.PHONY: mock-board
+mock-board: $(BUILD)/bin/simty-mock-board
 
 # ---- Benchmark (not a test) ----
 $(BUILD)/bin/simty-link-bench: $(FW_DIR)/bench_link.c $(FW_LOGIC_SRCS) \

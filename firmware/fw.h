@@ -5,8 +5,12 @@
  * only, so they build for the RV32I controller and for host tests.
  *
  * The firmware is one poll loop: fw_poll() does a bounded amount of work
- * (UART in, UART out, dispatcher, console) and returns; nothing in it
- * waits on the UART, so warps keep being refilled while frames arrive.
+ * (dispatcher, console, at most one frame from the link engine) and
+ * returns; nothing in it waits on the link, so warps keep being refilled
+ * while frames arrive and leave. The link engine (docs/soc.md) does the
+ * COBS framing, the CRC and the copies between the link buffer and
+ * CODE/DATA: the firmware reads request headers and small payloads, and
+ * writes response headers and small payloads, a word at a time.
  */
 #ifndef FW_H
 #define FW_H
@@ -15,7 +19,7 @@
 #include <stdint.h>
 
 #include "simty_arch.h"
-#include "simty_link.h"
+#include "simty_link.h" /* field access and protocol numbers only */
 
 /* Largest payload this build accepts and sends (reported by INFO). */
 #ifndef FW_MAX_PAYLOAD
@@ -29,14 +33,19 @@
 #ifndef FW_RESET_POLLS
 #define FW_RESET_POLLS 100000u
 #endif
-/* Bytes moved per fw_poll() in each direction, and console records. */
-#define FW_UART_BURST 64u
+/* Most requests the host may have outstanding (INFO's window): the
+ * engine's TX slots, at most this many. */
+#ifndef FW_MAX_WINDOW
+#define FW_MAX_WINDOW SIMTY_MAX_WINDOW
+#endif
+/* Console records moved from the core's FIFO per fw_poll(). */
 #define FW_CONSOLE_BURST 32u
+/* Console records written to a TX slot between two refill checks while a
+ * response is built (a multiple of 4: chunks stay word-aligned). */
+#define FW_CONSOLE_CHUNK 64u
 /* DISPATCH_GO reads a refill waits for the core to take a block before
  * leaving the rest to the next poll. */
 #define FW_GO_POLLS 4u
-/* UART bytes moved between two refill checks while a launch runs. */
-#define FW_REFILL_BYTES 8u
 /* Cheap refill checks per fw_poll() iteration while a launch runs. */
 #define FW_REFILL_SPINS 8u
 
@@ -45,6 +54,9 @@
 
 #if FW_MAX_PAYLOAD < SIMTY_MIN_PAYLOAD || FW_MAX_PAYLOAD > SIMTY_MAX_PAYLOAD
 #error "FW_MAX_PAYLOAD outside the protocol's range"
+#endif
+#if FW_MAX_WINDOW < 1 || FW_MAX_WINDOW > SIMTY_MAX_WINDOW
+#error "FW_MAX_WINDOW outside the protocol's range"
 #endif
 
 /* What the core reports about itself (INFO registers, read once). */
@@ -91,39 +103,70 @@ struct fw_console {
   uint32_t count;
 };
 
+/* What the TX slot of a window position holds. */
+enum fw_slot_state {
+  FW_SLOT_EMPTY = 0, /* nothing cached (power-up, after INFO) */
+  FW_SLOT_CACHED,    /* the response to request `seq`, `len` bytes */
+  FW_SLOT_PARKED,    /* WAIT `seq` executed, its response not yet written */
+};
+
+struct fw_slot {
+  uint16_t seq;
+  uint8_t command; /* of the request */
+  uint8_t state;   /* enum fw_slot_state */
+  uint16_t len;    /* L of LINK_TX_SEND: header + payload */
+};
+
+/* Scratch for the parts of a response the firmware computes (status
+ * record, counters, INFO, console records in chunks), copied to the TX
+ * slot a word at a time. */
+#define FW_SCRATCH_BYTES (FW_CONSOLE_CHUNK * SIMTY_CS_RECORD_SIZE)
+
 struct fw {
   struct fw_core core;
   struct fw_launch launch;
   struct fw_console console;
 
-  /* Receive side: a decoded frame is held (the UART is left alone) until
-   * the response to it can be sent. */
-  struct simty_link_decoder dec;
-  enum simty_link_event held;
-  _Alignas(4) uint8_t rx[SIMTY_FRAME_SIZE(FW_MAX_PAYLOAD)];
+  /* The link engine, as LINK_INFO describes it. */
+  uint32_t rx_slots;
+  uint32_t tx_slots;
+  uint32_t stride;  /* bytes between slots */
+  uint32_t window;  /* min(tx_slots, FW_MAX_WINDOW) */
+  uint32_t baud;    /* LINK_BAUD */
 
-  /* Transmit side: tx holds the last response, which doubles as the
-   * cache that answers a retransmitted request without executing it. */
-  _Alignas(4) uint8_t tx[SIMTY_FRAME_SIZE(FW_MAX_PAYLOAD)];
-  size_t tx_len;
-  bool cache_valid;
-  uint16_t cache_seq;
-  uint32_t cache_crc; /* CRC field of the request that tx answers */
-  uint8_t nak[SIMTY_FRAME_SIZE(SIMTY_ERROR_PAYLOAD)];
-  struct simty_link_encoder enc;
+  /* The window: requests run strictly in seq order; each takes the next
+   * TX slot in turn, which keeps its response until request q + window
+   * takes it over (with a power-of-two window, q's slot is q % window). */
+  uint16_t expect; /* seq of the next request to execute */
+  uint32_t pos;    /* its window position = TX slot (counts modulo window,
+                      so any window size survives the seq wrap) */
+  struct fw_slot slot[FW_MAX_WINDOW];
 
-  /* A WAIT waiting for its launch to end. */
+  /* Answers that are not cached (BAD_CRC, BAD_LENGTH, BAD_VERSION,
+   * SEQUENCE) go out of the last TX slot. When that slot also caches a
+   * response (window == tx_slots), its first 16 bytes (what a 4-byte
+   * answer and its CRC cover) are saved here and put back before the
+   * slot is sent again, so that no cached response is ever lost. */
+  bool nak_borrowed;     /* the nak slot's head holds a nak */
+  bool nak_saved_valid;  /* nak_saved must be put back */
+  uint32_t nak_saved[4];
+
+  /* A WAIT waiting for its launch to end (its slot is FW_SLOT_PARKED). */
   bool wait_parked;
   uint16_t wait_seq;
-  uint32_t wait_crc;
   uint32_t wait_flags;
   uint64_t wait_deadline;
 
+  union {
+    uint32_t w[FW_SCRATCH_BYTES / 4u];
+    uint8_t b[FW_SCRATCH_BYTES];
+  } scratch;
+
   /* Diagnostics. */
   uint32_t requests;   /* requests executed */
-  uint32_t duplicates; /* requests answered from the cache */
-  uint32_t naks;       /* corrupt frames answered with an error */
-  uint32_t uart_overruns;
+  uint32_t duplicates; /* requests answered from the cache (or absorbed) */
+  uint32_t naks;       /* corrupt or foreign frames answered with an error */
+  uint32_t sequence;   /* frames out of order answered with SEQUENCE */
 };
 
 /* ---- Engine (fw_engine.c) ---- */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fw_engine.c - the protocol engine of docs/protocol.md: takes frames
- * from the link decoder, executes each request once, answers every one
- * (a retransmitted request from the cache, a corrupt one with an error),
- * and parks WAIT until its launch ends, all without waiting on the UART.
+ * fw_engine.c - the protocol engine of docs/protocol.md (version 2) on the
+ * hardware link engine (docs/soc.md): takes the frames the engine holds
+ * in its RX slots, executes requests strictly in seq order, answers each
+ * from a TX slot (which keeps the answer as the cache of the window), a
+ * retransmission from that cache, a corrupt or out-of-order frame with an
+ * error, and parks WAIT until its launch ends, all without waiting on the
+ * link. The engine does COBS, CRC-32 and the copies between the link
+ * buffer and CODE/DATA; no payload byte of a WRITE or READ passes through
+ * the controller.
  */
 #include "fw.h"
 
@@ -17,63 +22,215 @@ _Static_assert(SIMTY_SR_SIZE + SIMTY_CTR_COUNT * 8u + SIMTY_CS_HEADER +
                        SIMTY_CS_RECORD_SIZE <=
                    SIMTY_MIN_PAYLOAD,
                "a full WAIT response must fit the smallest payload");
+_Static_assert(SIMTY_SR_SIZE + SIMTY_CTR_COUNT * 8u + SIMTY_CS_HEADER <=
+                   FW_SCRATCH_BYTES,
+               "a status record with counters must fit the scratch");
+_Static_assert(SIMTY_INFO_SIZE <= FW_SCRATCH_BYTES &&
+                   SIMTY_COUNTERS_VALUES + 8u * SIMTY_CTR_COUNT <=
+                       FW_SCRATCH_BYTES,
+               "INFO and COUNTERS answers must fit the scratch");
+_Static_assert(FW_CONSOLE_CHUNK % 4u == 0 &&
+                   (SIMTY_SR_SIZE + SIMTY_CTR_COUNT * 8u) % 4u == 0,
+               "console records must start word-aligned in the TX slot");
 
 void fw_init(struct fw *fw)
 {
   memset(fw, 0, sizeof *fw);
   fw_dispatch_init(fw);
-  simty_link_decoder_init(&fw->dec, fw->rx, sizeof fw->rx);
-  fw->held = SIMTY_LINK_NONE;
-  simty_link_encoder_init(&fw->enc);
+  uint32_t info = hal_reg_read(SIMTY_MMIO_LINK_INFO);
+  fw->rx_slots = info & 0xFFu;
+  fw->tx_slots = (info >> 8) & 0xFFu;
+  if (fw->tx_slots > 16u) /* LINK_TX_SEND names a slot in 4 bits */
+    fw->tx_slots = 16u;
+  fw->stride = info >> 16;
+  if (fw->stride == 0)
+    fw->stride = SIMTY_LINK_SLOT_BYTES;
+  /* A SoC without the engine reports no TX slot: nothing can be
+   * answered, and link_poll() leaves the link alone. */
+  fw->window = fw->tx_slots < FW_MAX_WINDOW ? fw->tx_slots : FW_MAX_WINDOW;
+  fw->baud = hal_reg_read(SIMTY_MMIO_LINK_BAUD);
+  hal_reg_write(SIMTY_MMIO_LINK_CTRL, SIMTY_LINK_CTRL_ENABLE);
+}
+
+/* ---- Link buffer ---- */
+
+static uint32_t rx_base(const struct fw *fw, uint32_t i)
+{
+  return SIMTY_LINKBUF_BASE + i * fw->stride;
+}
+
+static uint32_t tx_base(const struct fw *fw, uint32_t j)
+{
+  return SIMTY_LINKBUF_BASE + (fw->rx_slots + j) * fw->stride;
+}
+
+/* n bytes of scratch to the link buffer, a word at a time (addr aligned;
+ * the last word may carry up to 3 bytes past n: the engine overwrites
+ * them with the CRC, or they lie past the frame). */
+static void put_scratch(const struct fw *fw, uint32_t addr, uint32_t n)
+{
+  for (uint32_t i = 0; i < (n + 3u) / 4u; i++)
+    hal_link_write32(addr + 4u * i, fw->scratch.w[i]);
+}
+
+static void put_header(uint32_t base, uint8_t command, uint16_t seq,
+                       uint8_t status, uint32_t length)
+{
+  hal_link_write32(base, SIMTY_PROTO_VERSION |
+                             (uint32_t)(command | SIMTY_RESPONSE_FLAG) << 8 |
+                             (uint32_t)seq << 16);
+  hal_link_write32(base + 4u, length | (uint32_t)status << 16);
+}
+
+/* The copy engine moves n bytes; the firmware waits for it before handing
+ * the slots it touched back to the link engine. Copies happen only while
+ * no launch runs (WRITE and READ are BUSY then), so no warp waits. */
+static void copy(uint32_t dst, uint32_t src, uint32_t n)
+{
+  hal_reg_write(SIMTY_MMIO_COPY_SRC, src);
+  hal_reg_write(SIMTY_MMIO_COPY_DST, dst);
+  hal_reg_write(SIMTY_MMIO_COPY_LEN, n);
+  hal_reg_write(SIMTY_MMIO_COPY_GO, 1u);
+  while (hal_reg_read(SIMTY_MMIO_COPY_GO) & 1u)
+    ;
+}
+
+static bool tx_free(uint32_t busy, uint32_t j)
+{
+  return (busy & (1u << j)) == 0;
+}
+
+static void send(uint32_t *busy, uint32_t j, uint32_t len)
+{
+  hal_reg_write(SIMTY_MMIO_LINK_TX_SEND,
+                j | len << SIMTY_LINK_TX_LEN_SHIFT);
+  *busy |= 1u << j;
+}
+
+/* ---- Uncached answers from the nak slot ---- */
+
+static uint32_t nak_slot(const struct fw *fw)
+{
+  return fw->tx_slots - 1u;
+}
+
+/* A new response is about to be written into slot j: whatever a nak
+ * borrowed there is gone for good. */
+static void claim(struct fw *fw, uint32_t j)
+{
+  if (j == nak_slot(fw)) {
+    fw->nak_borrowed = false;
+    fw->nak_saved_valid = false;
+  }
+}
+
+/* Slot j's cached response is about to be sent again: put back the head
+ * a nak borrowed. */
+static void restore(struct fw *fw, uint32_t j)
+{
+  if (j != nak_slot(fw) || !fw->nak_borrowed)
+    return;
+  if (fw->nak_saved_valid) {
+    uint32_t base = tx_base(fw, j);
+    for (uint32_t i = 0; i < 4u; i++)
+      hal_link_write32(base + 4u * i, fw->nak_saved[i]);
+  }
+  fw->nak_borrowed = false;
+  fw->nak_saved_valid = false;
+}
+
+/* An answer that is not cached: corrupt frames (unverified header),
+ * foreign versions, out-of-order seqs. False if the slot is still busy
+ * (the frame stays held and is tried again). */
+static bool nak(struct fw *fw, uint32_t *busy, uint8_t command, uint16_t seq,
+                uint8_t status, uint32_t detail)
+{
+  uint32_t j = nak_slot(fw);
+  if (!tx_free(*busy, j))
+    return false;
+  uint32_t base = tx_base(fw, j);
+  if (!fw->nak_borrowed) {
+    if (j < fw->window && fw->slot[j].state == FW_SLOT_CACHED) {
+      for (uint32_t i = 0; i < 4u; i++)
+        fw->nak_saved[i] = hal_link_read32(base + 4u * i);
+      fw->nak_saved_valid = true;
+    }
+    fw->nak_borrowed = true;
+  }
+  put_header(base, command, seq, status, SIMTY_ERROR_PAYLOAD);
+  hal_link_write32(base + SIMTY_HDR_SIZE, detail);
+  send(busy, j, SIMTY_HDR_SIZE + SIMTY_ERROR_PAYLOAD);
+  if (status == SIMTY_ST_SEQUENCE)
+    fw->sequence++;
+  else
+    fw->naks++;
+  return true;
 }
 
 /* ---- Responses ---- */
 
-static uint8_t *reply_payload(struct fw *fw)
-{
-  return fw->tx + SIMTY_HDR_SIZE;
-}
+/* A request being executed: where it is and where its answer goes. */
+struct req {
+  uint32_t rx;  /* RX slot address */
+  uint32_t tx;  /* TX slot address */
+  uint32_t j;   /* TX slot index = window position */
+  uint16_t seq;
+  uint16_t len; /* request payload bytes */
+  uint8_t cmd;
+  union {
+    uint32_t w[SIMTY_LAUNCH_SIZE / 4u];
+    uint8_t b[SIMTY_LAUNCH_SIZE];
+  } p; /* the first bytes of the request payload */
+};
 
-/* Seals the response in tx for the request (command, seq, crc), makes it
- * the cached answer and starts sending it. */
-static void reply(struct fw *fw, uint8_t command, uint16_t seq, uint32_t crc,
+/* The response (payload already in the slot) becomes slot j's cached
+ * answer and is queued. */
+static void reply(struct fw *fw, uint32_t *busy, const struct req *r,
                   uint8_t status, uint32_t length)
 {
-  fw->tx_len =
-      simty_frame_seal(fw->tx, (uint8_t)(command | SIMTY_RESPONSE_FLAG), seq,
-                       status, (uint16_t)length);
-  fw->cache_valid = true;
-  fw->cache_seq = seq;
-  fw->cache_crc = crc;
-  simty_link_encoder_start(&fw->enc, fw->tx, fw->tx_len);
+  put_header(r->tx, r->cmd, r->seq, status, length);
+  struct fw_slot *s = &fw->slot[r->j];
+  s->seq = r->seq;
+  s->command = r->cmd;
+  s->state = FW_SLOT_CACHED;
+  s->len = (uint16_t)(SIMTY_HDR_SIZE + length);
+  send(busy, r->j, s->len);
 }
 
-static void reply_error(struct fw *fw, uint8_t command, uint16_t seq,
-                        uint32_t crc, uint8_t status, uint32_t detail)
+static void reply_error(struct fw *fw, uint32_t *busy, const struct req *r,
+                        uint8_t status, uint32_t detail)
 {
-  simty_put_u32(reply_payload(fw), detail);
-  reply(fw, command, seq, crc, status, SIMTY_ERROR_PAYLOAD);
+  hal_link_write32(r->tx + SIMTY_HDR_SIZE, detail);
+  reply(fw, busy, r, status, SIMTY_ERROR_PAYLOAD);
 }
 
-/* Corrupt frames are answered from a separate buffer: the cached answer
- * to the last good request must survive line noise. */
-static void nak(struct fw *fw, enum simty_link_event ev)
+/* Up to `room` console records as a console section at addr, written in
+ * chunks with a refill check between them; returns the section's size. */
+static uint32_t put_console(struct fw *fw, uint32_t addr, uint32_t room)
 {
-  const uint8_t *f = fw->dec.buf;
-  uint8_t status =
-      ev == SIMTY_LINK_BAD_CRC ? SIMTY_ST_BAD_CRC : SIMTY_ST_BAD_LENGTH;
-  simty_put_u32(fw->nak + SIMTY_HDR_SIZE, (uint32_t)fw->dec.len);
-  size_t n = simty_frame_seal(
-      fw->nak, (uint8_t)(simty_frame_command(f) | SIMTY_RESPONSE_FLAG),
-      simty_frame_seq(f), status, SIMTY_ERROR_PAYLOAD);
-  simty_link_encoder_start(&fw->enc, fw->nak, n);
-  fw->naks++;
+  uint32_t count = 0;
+  while (count < room) {
+    uint32_t k = room - count < FW_CONSOLE_CHUNK ? room - count
+                                                 : FW_CONSOLE_CHUNK;
+    uint32_t got = fw_console_take(fw, fw->scratch.b, k);
+    put_scratch(fw, addr + SIMTY_CS_RECORDS + SIMTY_CS_RECORD_SIZE * count,
+                got * SIMTY_CS_RECORD_SIZE);
+    count += got;
+    if (got < k)
+      break;
+    fw_dispatch_refill(fw);
+  }
+  hal_link_write32(addr + SIMTY_CS_PENDING, fw_console_pending(fw));
+  hal_link_write32(addr + SIMTY_CS_COUNT, count);
+  return SIMTY_CS_HEADER + count * SIMTY_CS_RECORD_SIZE;
 }
 
-/* Status record plus the sections `flags` asks for; returns its size. */
-static uint32_t build_status(struct fw *fw, uint8_t *out, uint32_t flags)
+/* Status record plus the sections `flags` asks for, at addr; returns its
+ * size. */
+static uint32_t put_status(struct fw *fw, uint32_t addr, uint32_t flags)
 {
   const struct fw_launch *l = &fw->launch;
+  uint8_t *out = fw->scratch.b;
   fw_console_poll(fw);
   memset(out, 0, SIMTY_SR_SIZE);
   out[SIMTY_SR_STATE] = l->state;
@@ -94,26 +251,34 @@ static uint32_t build_status(struct fw *fw, uint8_t *out, uint32_t flags)
     for (uint32_t i = 0; i < SIMTY_CTR_COUNT; i++, n += 8u)
       simty_put_u64(out + n, fw_counter(i));
   }
-  if (flags & SIMTY_WANT_CONSOLE) {
-    uint8_t *cs = out + n;
-    uint32_t room =
-        (FW_MAX_PAYLOAD - n - SIMTY_CS_HEADER) / SIMTY_CS_RECORD_SIZE;
-    uint32_t count = fw_console_take(fw, cs + SIMTY_CS_RECORDS, room);
-    simty_put_u32(cs + SIMTY_CS_PENDING, fw_console_pending(fw));
-    simty_put_u16(cs + SIMTY_CS_COUNT, (uint16_t)count);
-    simty_put_u16(cs + SIMTY_CS_COUNT + 2, 0);
-    n += SIMTY_CS_HEADER + count * SIMTY_CS_RECORD_SIZE;
-  }
+  put_scratch(fw, addr, n);
+  if (flags & SIMTY_WANT_CONSOLE)
+    n += put_console(fw, addr + n,
+                     (FW_MAX_PAYLOAD - n - SIMTY_CS_HEADER) /
+                         SIMTY_CS_RECORD_SIZE);
   /* Taken last so it counts what the console section left behind. */
-  simty_put_u32(out + SIMTY_SR_CONSOLE_PENDING, fw_console_pending(fw));
+  hal_link_write32(addr + SIMTY_SR_CONSOLE_PENDING, fw_console_pending(fw));
   return n;
 }
 
-static void answer_wait(struct fw *fw)
+/* Answers the parked WAIT; false while its slot is still busy. */
+static bool answer_wait(struct fw *fw, uint32_t *busy)
 {
+  struct fw_slot *s = fw->slot;
+  uint32_t j = 0;
+  while (j + 1u < fw->window && s[j].state != FW_SLOT_PARKED)
+    j++;
+  if (!tx_free(*busy, j))
+    return false;
+  claim(fw, j);
+  struct req r = {.tx = tx_base(fw, j),
+                  .j = j,
+                  .seq = fw->wait_seq,
+                  .cmd = SIMTY_CMD_WAIT};
   fw->wait_parked = false;
-  uint32_t n = build_status(fw, reply_payload(fw), fw->wait_flags);
-  reply(fw, SIMTY_CMD_WAIT, fw->wait_seq, fw->wait_crc, SIMTY_ST_OK, n);
+  uint32_t n = put_status(fw, r.tx + SIMTY_HDR_SIZE, fw->wait_flags);
+  reply(fw, busy, &r, SIMTY_ST_OK, n);
+  return true;
 }
 
 /* ---- Memory access checks ---- */
@@ -141,43 +306,37 @@ static int check_range(const struct fw *fw, uint32_t addr, uint32_t n)
 
 /* ---- Requests ---- */
 
-/* Executes one good request; the response goes to tx. */
-static void execute(struct fw *fw)
+/* Executes request r (in sequence, its TX slot free); the answer is
+ * cached in slot r->j, or the slot is parked for a WAIT. */
+static void execute(struct fw *fw, uint32_t *busy, struct req *r)
 {
-  const uint8_t *f = fw->rx;
-  uint8_t cmd = simty_frame_command(f);
-  uint16_t seq = simty_frame_seq(f);
-  uint16_t len = simty_frame_length(f);
-  const uint8_t *p = simty_frame_payload(f);
-  uint32_t crc = simty_get_u32(f + SIMTY_HDR_SIZE + len);
-  uint8_t *out = reply_payload(fw);
+  const uint8_t *p = r->p.b;
+  uint32_t pay = r->tx + SIMTY_HDR_SIZE;
+  uint8_t *out = fw->scratch.b;
+  uint16_t len = r->len;
   bool running = fw->launch.state == SIMTY_STATE_RUNNING;
   uint32_t detail = 0;
   int st;
 
-  if (f[SIMTY_HDR_VERSION] != SIMTY_PROTO_VERSION) {
-    reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_VERSION, SIMTY_PROTO_VERSION);
-    return;
-  }
-  /* INFO is how a host opens a session, and harmless to repeat: it is
-   * always executed, so a restarted host never gets a stale answer. */
-  if (cmd != SIMTY_CMD_INFO && fw->cache_valid && seq == fw->cache_seq &&
-      crc == fw->cache_crc) {
-    fw->duplicates++;
-    simty_link_encoder_start(&fw->enc, fw->tx, fw->tx_len);
-    return;
-  }
+  claim(fw, r->j);
+  /* The payload words the command reads: a WRITE's address only, its
+   * data goes from the RX slot to memory by the copy engine. */
+  uint32_t nb = r->cmd == SIMTY_CMD_WRITE ? 4u : len;
+  if (nb > sizeof r->p)
+    nb = sizeof r->p;
+  for (uint32_t i = 0; i < (nb + 3u) / 4u; i++)
+    r->p.w[i] = hal_link_read32(r->rx + SIMTY_HDR_SIZE + 4u * i);
   fw->requests++;
 
 #define EXPECT_LENGTH(ok, want)                                                \
   do {                                                                         \
     if (!(ok)) {                                                               \
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_LENGTH, (want));             \
+      reply_error(fw, busy, r, SIMTY_ST_BAD_LENGTH, (want));                   \
       return;                                                                  \
     }                                                                          \
   } while (0)
 
-  switch (cmd) {
+  switch (r->cmd) {
   case SIMTY_CMD_INFO: {
     EXPECT_LENGTH(len == 0, 0);
     const struct fw_core *c = &fw->core;
@@ -193,22 +352,31 @@ static void execute(struct fw *fw)
     simty_put_u32(out + SIMTY_INFO_DATA_SIZE, c->data_size);
     simty_put_u32(out + SIMTY_INFO_CLOCK_HZ, c->clock_hz);
     simty_put_u32(out + SIMTY_INFO_FW_VERSION, FW_VERSION);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, SIMTY_INFO_SIZE);
+    simty_put_u32(out + SIMTY_INFO_BAUD, fw->baud);
+    simty_put_u16(out + SIMTY_INFO_WINDOW, (uint16_t)fw->window);
+    simty_put_u16(out + SIMTY_INFO_LINK_FLAGS, SIMTY_LINK_FLAG_ENGINE);
+    simty_put_u32(out + SIMTY_INFO_HW_VERSION,
+                  hal_reg_read(SIMTY_MMIO_HW_VERSION));
+    simty_put_u32(out + SIMTY_INFO_HW_BUILD, hal_reg_read(SIMTY_MMIO_HW_BUILD));
+    put_scratch(fw, pay, SIMTY_INFO_SIZE);
+    reply(fw, busy, r, SIMTY_ST_OK, SIMTY_INFO_SIZE);
     return;
   }
   case SIMTY_CMD_WRITE: {
-    EXPECT_LENGTH(len > SIMTY_WRITE_DATA, SIMTY_WRITE_DATA + 1u);
+    EXPECT_LENGTH(len > SIMTY_WRITE_DATA,
+                  SIMTY_WRITE_DATA + 1u); /* data bytes: at least 1 */
+    EXPECT_LENGTH(len <= FW_MAX_PAYLOAD, FW_MAX_PAYLOAD);
     uint32_t addr = simty_get_u32(p + SIMTY_WRITE_ADDR);
     uint32_t n = len - SIMTY_WRITE_DATA;
     st = check_range(fw, addr, n);
     if (st == SIMTY_ST_OK && running)
       st = SIMTY_ST_BUSY;
     if (st != SIMTY_ST_OK) {
-      reply_error(fw, cmd, seq, crc, (uint8_t)st, addr);
+      reply_error(fw, busy, r, (uint8_t)st, addr);
       return;
     }
-    hal_mem_write(addr, p + SIMTY_WRITE_DATA, n);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, 0);
+    copy(addr, r->rx + SIMTY_HDR_SIZE + SIMTY_WRITE_DATA, n);
+    reply(fw, busy, r, SIMTY_ST_OK, 0);
     return;
   }
   case SIMTY_CMD_READ: {
@@ -216,18 +384,18 @@ static void execute(struct fw *fw)
     uint32_t addr = simty_get_u32(p + SIMTY_READ_ADDR);
     uint32_t n = simty_get_u32(p + SIMTY_READ_COUNT);
     if (n == 0 || n > FW_MAX_PAYLOAD) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_LENGTH, FW_MAX_PAYLOAD);
+      reply_error(fw, busy, r, SIMTY_ST_BAD_LENGTH, FW_MAX_PAYLOAD);
       return;
     }
     st = check_range(fw, addr, n);
     if (st == SIMTY_ST_OK && running)
       st = SIMTY_ST_BUSY;
     if (st != SIMTY_ST_OK) {
-      reply_error(fw, cmd, seq, crc, (uint8_t)st, addr);
+      reply_error(fw, busy, r, (uint8_t)st, addr);
       return;
     }
-    hal_mem_read(addr, out, n);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, n);
+    copy(pay, addr, n);
+    reply(fw, busy, r, SIMTY_ST_OK, n);
     return;
   }
   case SIMTY_CMD_LAUNCH: {
@@ -239,22 +407,22 @@ static void execute(struct fw *fw)
                          simty_get_u64(p + SIMTY_LAUNCH_TIMEOUT),
                          p[SIMTY_LAUNCH_STACK_LOG2], &detail);
     if (st != SIMTY_ST_OK) {
-      reply_error(fw, cmd, seq, crc, (uint8_t)st, detail);
+      reply_error(fw, busy, r, (uint8_t)st, detail);
       return;
     }
-    simty_put_u32(out + SIMTY_LAUNCHED_ID, fw->launch.id);
-    simty_put_u32(out + SIMTY_LAUNCHED_STACK_TOP, fw->launch.stack_top);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE);
+    hal_link_write32(pay + SIMTY_LAUNCHED_ID, fw->launch.id);
+    hal_link_write32(pay + SIMTY_LAUNCHED_STACK_TOP, fw->launch.stack_top);
+    reply(fw, busy, r, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE);
     return;
   }
   case SIMTY_CMD_STATUS: {
     EXPECT_LENGTH(len == SIMTY_STATUS_REQ_SIZE, SIMTY_STATUS_REQ_SIZE);
     uint32_t flags = simty_get_u32(p + SIMTY_STATUS_FLAGS);
     if (flags & ~SIMTY_WANT_MASK) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_ARGUMENT, SIMTY_STATUS_FLAGS);
+      reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_STATUS_FLAGS);
       return;
     }
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, build_status(fw, out, flags));
+    reply(fw, busy, r, SIMTY_ST_OK, put_status(fw, pay, flags));
     return;
   }
   case SIMTY_CMD_WAIT: {
@@ -262,42 +430,45 @@ static void execute(struct fw *fw)
     uint32_t ms = simty_get_u32(p + SIMTY_WAIT_MS);
     uint32_t flags = simty_get_u32(p + SIMTY_WAIT_FLAGS);
     if (flags & ~SIMTY_WANT_MASK) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_ARGUMENT, SIMTY_WAIT_FLAGS);
+      reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_WAIT_FLAGS);
       return;
     }
-    fw->wait_seq = seq;
-    fw->wait_crc = crc;
-    fw->wait_flags = flags;
-    fw->wait_deadline = fw_timer() + (uint64_t)ms * fw->core.cycles_per_ms;
-    if (running && ms != 0)
-      fw->wait_parked = true; /* answered by fw_poll() */
-    else
-      answer_wait(fw);
+    if (running && ms != 0) {
+      /* Answered by link_poll() (or by the next request). */
+      struct fw_slot *s = &fw->slot[r->j];
+      s->seq = r->seq;
+      s->command = r->cmd;
+      s->state = FW_SLOT_PARKED;
+      fw->wait_parked = true;
+      fw->wait_seq = r->seq;
+      fw->wait_flags = flags;
+      fw->wait_deadline = fw_timer() + (uint64_t)ms * fw->core.cycles_per_ms;
+      return;
+    }
+    reply(fw, busy, r, SIMTY_ST_OK, put_status(fw, pay, flags));
     return;
   }
   case SIMTY_CMD_ABORT:
     EXPECT_LENGTH(len == 0, 0);
     if (!running) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_NO_LAUNCH, fw->launch.state);
+      reply_error(fw, busy, r, SIMTY_ST_NO_LAUNCH, fw->launch.state);
       return;
     }
     fw_launch_abort(fw);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, build_status(fw, out, 0));
+    reply(fw, busy, r, SIMTY_ST_OK, put_status(fw, pay, 0));
     return;
   case SIMTY_CMD_COUNTERS: {
     EXPECT_LENGTH(len == SIMTY_COUNTERS_REQ_SIZE, SIMTY_COUNTERS_REQ_SIZE);
     uint32_t first = p[SIMTY_COUNTERS_FIRST];
     uint32_t count = p[SIMTY_COUNTERS_COUNT];
     if (first >= SIMTY_CTR_COUNT) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_ARGUMENT,
-                  SIMTY_COUNTERS_FIRST);
+      reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_COUNTERS_FIRST);
       return;
     }
     if (count == 0)
       count = SIMTY_CTR_COUNT - first;
     if (first + count > SIMTY_CTR_COUNT) {
-      reply_error(fw, cmd, seq, crc, SIMTY_ST_BAD_ARGUMENT,
-                  SIMTY_COUNTERS_COUNT);
+      reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_COUNTERS_COUNT);
       return;
     }
     out[SIMTY_COUNTERS_FIRST] = (uint8_t)first;
@@ -307,17 +478,18 @@ static void execute(struct fw *fw)
     for (uint32_t i = 0; i < count; i++)
       simty_put_u64(out + SIMTY_COUNTERS_VALUES + 8u * i,
                     fw_counter(first + i));
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, SIMTY_COUNTERS_VALUES + 8u * count);
+    put_scratch(fw, pay, SIMTY_COUNTERS_VALUES + 8u * count);
+    reply(fw, busy, r, SIMTY_ST_OK, SIMTY_COUNTERS_VALUES + 8u * count);
     return;
   }
   case SIMTY_CMD_RESET:
     EXPECT_LENGTH(len == 0, 0);
     st = fw_core_reset(fw);
     if (st != SIMTY_ST_OK) {
-      reply_error(fw, cmd, seq, crc, (uint8_t)st, 0);
+      reply_error(fw, busy, r, (uint8_t)st, 0);
       return;
     }
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK, 0);
+    reply(fw, busy, r, SIMTY_ST_OK, 0);
     return;
   case SIMTY_CMD_CONSOLE: {
     EXPECT_LENGTH(len == SIMTY_CONSOLE_REQ_SIZE, SIMTY_CONSOLE_REQ_SIZE);
@@ -325,68 +497,117 @@ static void execute(struct fw *fw)
     uint32_t room = (FW_MAX_PAYLOAD - SIMTY_CS_HEADER) / SIMTY_CS_RECORD_SIZE;
     if (max == 0 || max > room)
       max = room;
-    uint32_t count = fw_console_take(fw, out + SIMTY_CS_RECORDS, max);
-    simty_put_u32(out + SIMTY_CS_PENDING, fw_console_pending(fw));
-    simty_put_u16(out + SIMTY_CS_COUNT, (uint16_t)count);
-    simty_put_u16(out + SIMTY_CS_COUNT + 2, 0);
-    reply(fw, cmd, seq, crc, SIMTY_ST_OK,
-          SIMTY_CS_HEADER + count * SIMTY_CS_RECORD_SIZE);
+    reply(fw, busy, r, SIMTY_ST_OK, put_console(fw, pay, max));
     return;
   }
   default:
-    reply_error(fw, cmd, seq, crc, SIMTY_ST_UNKNOWN_COMMAND, cmd);
+    reply_error(fw, busy, r, SIMTY_ST_UNKNOWN_COMMAND, r->cmd);
     return;
   }
 #undef EXPECT_LENGTH
 }
 
+/* ---- The window ---- */
+
+/* Handles the oldest held frame (RX_STATUS value st). Returns true when
+ * it is done with (the RX slot may be released), false when a TX slot it
+ * needs is still being sent: the frame stays held for the next poll. */
+static bool take_frame(struct fw *fw, uint32_t st, uint32_t *busy)
+{
+  uint32_t kind = (st >> SIMTY_LINK_RX_KIND_SHIFT) & 3u;
+  uint32_t n = st >> SIMTY_LINK_RX_LEN_SHIFT;
+  uint32_t rx = rx_base(fw, (st >> SIMTY_LINK_RX_SLOT_SHIFT) & 7u);
+
+  /* Without a header there is nobody to answer. */
+  if (n < SIMTY_HDR_SIZE)
+    return true;
+  uint32_t h0 = hal_link_read32(rx);
+  uint8_t cmd = (uint8_t)(h0 >> 8);
+  uint16_t seq = (uint16_t)(h0 >> 16);
+  if (kind != SIMTY_LINK_KIND_FRAME)
+    return nak(fw, busy, cmd, seq,
+               kind == SIMTY_LINK_KIND_BAD_CRC ? SIMTY_ST_BAD_CRC
+                                               : SIMTY_ST_BAD_LENGTH,
+               n);
+  if ((h0 & 0xFFu) != SIMTY_PROTO_VERSION)
+    return nak(fw, busy, cmd, seq, SIMTY_ST_BAD_VERSION, SIMTY_PROTO_VERSION);
+
+  uint16_t back = (uint16_t)(fw->expect - seq);
+  if (cmd == SIMTY_CMD_INFO || back == 0) {
+    /* A new request (or a new session): the parked WAIT is answered
+     * first, then this request runs. */
+    if (fw->wait_parked && !answer_wait(fw, busy))
+      return false;
+    uint32_t j = fw->pos;
+    if (!tx_free(*busy, j))
+      return false;
+    if (cmd == SIMTY_CMD_INFO) {
+      /* INFO opens a session: it is always executed and forgets the
+       * window; the next request expected is the one after it. */
+      for (uint32_t i = 0; i < fw->window; i++)
+        fw->slot[i].state = FW_SLOT_EMPTY;
+      fw->nak_saved_valid = false;
+    }
+    struct req r = {.rx = rx,
+                    .tx = tx_base(fw, j),
+                    .j = j,
+                    .seq = seq,
+                    .len = (uint16_t)hal_link_read32(rx + 4u),
+                    .cmd = cmd};
+    execute(fw, busy, &r);
+    fw->expect = (uint16_t)(seq + 1u);
+    fw->pos = j + 1u == fw->window ? 0 : j + 1u;
+    return true;
+  }
+  if (back <= fw->window) {
+    /* A retransmission of a request already executed. */
+    uint32_t j = fw->pos >= back ? fw->pos - back : fw->pos + fw->window - back;
+    struct fw_slot *s = &fw->slot[j];
+    if (s->seq == seq && s->command == cmd) {
+      if (s->state == FW_SLOT_PARKED) {
+        /* The WAIT the host is still waiting on: absorbed. */
+        fw->duplicates++;
+        return true;
+      }
+      if (s->state == FW_SLOT_CACHED) {
+        if (!tx_free(*busy, j))
+          return false;
+        restore(fw, j);
+        send(busy, j, s->len);
+        fw->duplicates++;
+        return true;
+      }
+    }
+  }
+  /* A gap (an earlier request was lost) or a seq from nowhere. */
+  return nak(fw, busy, cmd, seq, SIMTY_ST_SEQUENCE, fw->expect);
+}
+
+static bool wait_due(struct fw *fw)
+{
+  /* A console buffer half full returns early so that the host drains it
+   * before printing threads stall on it. */
+  return fw->launch.state != SIMTY_STATE_RUNNING ||
+         fw->console.count >= FW_CONSOLE_RECORDS / 2u ||
+         fw_timer() >= fw->wait_deadline;
+}
+
 /* ---- The poll loop ---- */
 
-static void uart_send(struct fw *fw)
+static void link_poll(struct fw *fw)
 {
-  for (uint32_t i = 0; i < FW_UART_BURST; i++) {
-    if (!simty_link_encoder_busy(&fw->enc))
-      return;
-    if ((hal_reg_read(SIMTY_MMIO_UART_STATUS) & SIMTY_UART_TX_READY) == 0)
-      return;
-    int b = simty_link_encoder_next(&fw->enc);
-    if (b < 0)
-      return;
-    hal_reg_write(SIMTY_MMIO_UART_DATA, (uint32_t)b);
-    if (i % FW_REFILL_BYTES == FW_REFILL_BYTES - 1u)
-      fw_dispatch_refill(fw);
-  }
-}
-
-static void uart_receive(struct fw *fw)
-{
-  for (uint32_t i = 0; i < FW_UART_BURST && fw->held == SIMTY_LINK_NONE; i++) {
-    uint32_t s = hal_reg_read(SIMTY_MMIO_UART_STATUS);
-    if (s & SIMTY_UART_RX_OVERRUN) {
-      /* Bytes were lost: the frame under way cannot be trusted, and its
-       * CRC would say so anyway; count it for diagnostics. */
-      fw->uart_overruns++;
-      hal_reg_write(SIMTY_MMIO_UART_STATUS, SIMTY_UART_RX_OVERRUN);
-    }
-    if ((s & SIMTY_UART_RX_VALID) == 0)
-      return;
-    uint8_t byte = (uint8_t)hal_reg_read(SIMTY_MMIO_UART_DATA);
-    enum simty_link_event ev = simty_link_decoder_feed(&fw->dec, byte);
-    /* A runt cannot name a request: there is nobody to answer. */
-    if (ev != SIMTY_LINK_NONE && ev != SIMTY_LINK_RUNT)
-      fw->held = ev;
-    if (i % FW_REFILL_BYTES == FW_REFILL_BYTES - 1u)
-      fw_dispatch_refill(fw);
-  }
-}
-
-static bool is_parked_wait(const struct fw *fw)
-{
-  const uint8_t *f = fw->rx;
-  uint16_t len = simty_frame_length(f);
-  return simty_frame_command(f) == SIMTY_CMD_WAIT &&
-         simty_frame_seq(f) == fw->wait_seq &&
-         simty_get_u32(f + SIMTY_HDR_SIZE + len) == fw->wait_crc;
+  if (fw->window == 0)
+    return;
+  uint32_t st = hal_reg_read(SIMTY_MMIO_LINK_RX_STATUS);
+  bool ready = (st & SIMTY_LINK_RX_READY) != 0;
+  bool due = fw->wait_parked && wait_due(fw);
+  if (!ready && !due)
+    return;
+  uint32_t busy = hal_reg_read(SIMTY_MMIO_LINK_TX_BUSY);
+  if (due && !answer_wait(fw, &busy))
+    return;
+  if (ready && take_frame(fw, st, &busy))
+    hal_reg_write(SIMTY_MMIO_LINK_RX_RELEASE, 1u);
 }
 
 void fw_poll(struct fw *fw)
@@ -397,43 +618,5 @@ void fw_poll(struct fw *fw)
   for (uint32_t i = 0;
        i < FW_REFILL_SPINS && fw->launch.state == SIMTY_STATE_RUNNING; i++)
     fw_dispatch_refill(fw);
-  uart_send(fw);
-  uart_receive(fw);
-
-  if (simty_link_encoder_busy(&fw->enc))
-    return;
-
-  if (fw->held != SIMTY_LINK_NONE) {
-    if (fw->held == SIMTY_LINK_FRAME) {
-      if (fw->wait_parked) {
-        if (is_parked_wait(fw)) {
-          /* The host retransmitted the WAIT it is still waiting on. */
-          fw->held = SIMTY_LINK_NONE;
-          fw->duplicates++;
-          return;
-        }
-        /* Another request (say ABORT) ends the wait early; it runs once
-         * the WAIT's answer is out. */
-        answer_wait(fw);
-        return;
-      }
-      execute(fw);
-    } else if (fw->dec.len >= SIMTY_HDR_SIZE) {
-      nak(fw, fw->held);
-    }
-    fw->held = SIMTY_LINK_NONE;
-    uart_send(fw);
-    return;
-  }
-
-  if (fw->wait_parked) {
-    /* A console buffer half full returns early so that the host drains
-     * it before printing threads stall on it. */
-    bool console_full = fw->console.count >= FW_CONSOLE_RECORDS / 2u;
-    if (fw->launch.state != SIMTY_STATE_RUNNING || console_full ||
-        fw_timer() >= fw->wait_deadline) {
-      answer_wait(fw);
-      uart_send(fw);
-    }
-  }
+  link_poll(fw);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fw_libc.c - the four string functions a freestanding build still needs:
- * GCC emits calls to them for struct copies and clears, and the firmware
- * uses memcpy for CODE/DATA transfers (word at a time when aligned).
- * Built for the controller only; the host uses its C library.
+ * fw_libc.c - the four string functions a freestanding build may need:
+ * GCC emits calls to them for struct copies and clears (the firmware
+ * itself clears with memset; CODE/DATA transfers are the copy engine's).
+ * Unused ones are dropped by --gc-sections. Built for the controller
+ * only; the host uses its C library.
  */
 #include "fw_string.h"
 #include <stddef.h>

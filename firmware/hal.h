@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hal.h - what the firmware needs from the hardware: word access to the
- * MMIO register block (simty_mmio.h) and byte access to CODE and DATA.
- * The UART, the timer and the Simty core are all reached through the
- * registers, so a mocked register file tests the firmware down to its
- * register accesses.
+ * MMIO register block (simty_mmio.h) and word access to the link buffer
+ * (LINKBUF, SIMTY_LINKBUF_BASE), where the link engine holds received
+ * frames and the firmware builds responses. The UART, the link engine,
+ * the copy engine, the timer and the Simty core are all reached through
+ * the registers, so a mocked register file tests the firmware down to
+ * its register accesses. The firmware never touches CODE or DATA itself:
+ * the copy engine moves WRITE and READ data.
  *
  * On the controller (the default) these are inline volatile accesses. With
  * FW_HOST defined they are ordinary functions a test or benchmark supplies.
@@ -20,14 +23,11 @@
 
 uint32_t hal_reg_read(uint32_t offset);
 void hal_reg_write(uint32_t offset, uint32_t value);
-/* The firmware has checked that [addr, addr + n) lies in populated CODE
- * or DATA before calling these. */
-void hal_mem_write(uint32_t addr, const uint8_t *src, uint32_t n);
-void hal_mem_read(uint32_t addr, uint8_t *dst, uint32_t n);
+/* addr: a word-aligned byte address inside LINKBUF. */
+uint32_t hal_link_read32(uint32_t addr);
+void hal_link_write32(uint32_t addr, uint32_t value);
 
 #else
-
-#include "fw_string.h"
 
 static inline uint32_t hal_reg_read(uint32_t offset)
 {
@@ -39,16 +39,17 @@ static inline void hal_reg_write(uint32_t offset, uint32_t value)
   *(volatile uint32_t *)(uintptr_t)(SIMTY_MMIO_BASE + offset) = value;
 }
 
-/* CODE and DATA are ordinary memory on the controller's bus with byte
- * enables (docs/soc.md). */
-static inline void hal_mem_write(uint32_t addr, const uint8_t *src, uint32_t n)
+/* LINKBUF accesses are volatile too, so that they stay in program order
+ * with the register writes that hand a slot to the engine (TX_SEND,
+ * RX_RELEASE, COPY_GO). */
+static inline uint32_t hal_link_read32(uint32_t addr)
 {
-  memcpy((void *)(uintptr_t)addr, src, n);
+  return *(volatile const uint32_t *)(uintptr_t)addr;
 }
 
-static inline void hal_mem_read(uint32_t addr, uint8_t *dst, uint32_t n)
+static inline void hal_link_write32(uint32_t addr, uint32_t value)
 {
-  memcpy(dst, (const void *)(uintptr_t)addr, n);
+  *(volatile uint32_t *)(uintptr_t)addr = value;
 }
 
 #endif /* FW_HOST */

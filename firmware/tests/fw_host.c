@@ -10,7 +10,7 @@ void fw_host_init(struct fw_host *h, struct fw *fw)
 {
   memset(h, 0, sizeof *h);
   h->fw = fw;
-  h->seq = 1;
+  h->seq = 0x7F00; /* anything: INFO sets the device's window */
   simty_link_decoder_init(&h->dec, h->buf, sizeof h->buf);
 }
 
@@ -25,6 +25,19 @@ void fw_host_send_seq(struct fw_host *h, uint8_t cmd, uint16_t seq,
   size_t w = simty_link_encode(frame, len, wire);
   mock_uart_push(wire, w);
   h->wire_to_dev += w;
+}
+
+uint16_t fw_host_send(struct fw_host *h, uint8_t cmd, const void *payload,
+                      size_t n)
+{
+  uint16_t seq = h->seq++;
+  fw_host_send_seq(h, cmd, seq, payload, n);
+  return seq;
+}
+
+int fw_host_open(struct fw_host *h, unsigned max_polls)
+{
+  return fw_host_call(h, SIMTY_CMD_INFO, NULL, 0, max_polls);
 }
 
 bool fw_host_receive(struct fw_host *h, unsigned max_polls)
@@ -53,8 +66,7 @@ bool fw_host_receive(struct fw_host *h, unsigned max_polls)
 int fw_host_call(struct fw_host *h, uint8_t cmd, const void *payload, size_t n,
                  unsigned max_polls)
 {
-  uint16_t seq = h->seq++;
-  fw_host_send_seq(h, cmd, seq, payload, n);
+  uint16_t seq = fw_host_send(h, cmd, payload, n);
   h->round_trips++;
   while (fw_host_receive(h, max_polls)) {
     if (h->resp_seq == seq && h->command == (cmd | SIMTY_RESPONSE_FLAG))

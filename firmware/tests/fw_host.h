@@ -2,7 +2,8 @@
 /*
  * fw_host.h - a scripted host for the firmware running against the mock
  * SoC: sends request frames into the mock UART, polls the firmware and
- * decodes its responses. Used by the tests and the link benchmark.
+ * decodes its responses (protocol v2: a session opens with INFO; seqs
+ * are consecutive). Used by the tests and the link benchmark.
  */
 #ifndef FW_HOST_H
 #define FW_HOST_H
@@ -34,9 +35,15 @@ struct fw_host {
 };
 
 void fw_host_init(struct fw_host *h, struct fw *fw);
+/* Opens a session: INFO with the next seq; returns its status (-1: no
+ * answer). */
+int fw_host_open(struct fw_host *h, unsigned max_polls);
 /* Queues one request frame (with the given seq) on the device's UART. */
 void fw_host_send_seq(struct fw_host *h, uint8_t cmd, uint16_t seq,
                       const void *payload, size_t n);
+/* The same with the next seq of the session; returns that seq. */
+uint16_t fw_host_send(struct fw_host *h, uint8_t cmd, const void *payload,
+                      size_t n);
 /* Polls until a frame arrives (true) or max_polls pass (false). */
 bool fw_host_receive(struct fw_host *h, unsigned max_polls);
 /* One round trip with a fresh seq; returns the response status, or -1 if

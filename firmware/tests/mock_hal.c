@@ -33,6 +33,16 @@ void mock_reset(uint32_t warps, uint32_t lanes)
   mock.timer_step = 10;
   mock.fault_at = -1;
   mock.rng = 12345u;
+  mock.rx_slots = 2;
+  mock.tx_slots = 4;
+  mock.baud = 3000000u;
+  mock.hw_version = 0x000C0000u;
+  mock.hw_build = 0x5EED1234u;
+  mock.tx_delay = 2;
+  mock.copy_delay = 1;
+  mock.dec_slot = -1;
+  simty_link_decoder_init(&mock.dec, mock.linkbuf,
+                          SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD));
 }
 
 void mock_uart_push(const uint8_t *bytes, size_t n)
@@ -107,7 +117,8 @@ static void accept_dispatch(void)
       mock.stack_log2,
       mock.busy_reads,
       (mock.ever_used & (1u << w)) ? mock.busy_reads - mock.freed_read[w] : 0,
-      mock.rx_head};
+      mock.rx_head,
+      mock.link_writes};
   mock.ever_used |= 1u << w;
   mock.busy |= 1u << w;
   mock.busy_left[w] =
@@ -120,8 +131,304 @@ static void accept_dispatch(void)
   }
 }
 
+
+/* ---- Link engine ---- */
+
+static uint32_t slot_base(uint32_t i)
+{
+  return SIMTY_LINKBUF_BASE + i * SIMTY_LINK_SLOT_BYTES;
+}
+
+uint8_t *mock_linkbuf(uint32_t addr)
+{
+  if (addr < SIMTY_LINKBUF_BASE ||
+      addr - SIMTY_LINKBUF_BASE >= (mock.rx_slots + mock.tx_slots) *
+                                       SIMTY_LINK_SLOT_BYTES)
+    return NULL;
+  return mock.linkbuf + (addr - SIMTY_LINKBUF_BASE);
+}
+
+static uint32_t tx_busy_mask(void)
+{
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < mock.txq_n; i++)
+    m |= 1u << mock.txq_slot[i];
+  return m;
+}
+
+static bool rx_held(uint32_t slot)
+{
+  return (mock.rx_busy >> slot) & 1u;
+}
+
+/* The engine's RX side: decodes wire bytes into a free RX slot as long as
+ * one is free; a frame's end (good or bad, not a runt) holds the slot. */
+static void engine_rx(void)
+{
+  while (mock.rx_head != mock.rx_tail) {
+    if (mock.dec_slot < 0) {
+      uint32_t i = 0;
+      while (i < mock.rx_slots && rx_held(i))
+        i++;
+      if (i == mock.rx_slots)
+        return; /* no free slot: the FIFO (and RTS#) hold the host back */
+      mock.dec_slot = (int)i;
+      mock.dec.buf = mock_linkbuf(slot_base(i));
+    }
+    enum simty_link_event ev =
+        simty_link_decoder_feed(&mock.dec, mock.rx[mock.rx_head++]);
+    if (ev == SIMTY_LINK_NONE || ev == SIMTY_LINK_RUNT)
+      continue;
+    uint32_t k = mock.held_n++;
+    mock.held_slot[k] = (uint32_t)mock.dec_slot;
+    mock.held_kind[k] = ev == SIMTY_LINK_FRAME     ? SIMTY_LINK_KIND_FRAME
+                        : ev == SIMTY_LINK_BAD_CRC ? SIMTY_LINK_KIND_BAD_CRC
+                                                   : SIMTY_LINK_KIND_BAD_LENGTH;
+    mock.held_len[k] = (uint32_t)mock.dec.len;
+    mock.rx_busy |= 1u << mock.dec_slot;
+    mock.dec_slot = -1;
+  }
+}
+
+/* The oldest queued send leaves once its delay has passed: the engine
+ * stores the CRC after the slot's L bytes and COBS-encodes them. */
+static void engine_tx(void)
+{
+  if (mock.txq_n == 0 || mock.tx_stall == 1)
+    return;
+  if (mock.txq_left) {
+    mock.txq_left--;
+    return;
+  }
+  uint8_t *f = mock_linkbuf(slot_base(mock.rx_slots + mock.txq_slot[0]));
+  uint32_t len = mock.txq_len[0];
+  simty_put_u32(f + len, simty_crc32(0, f, len));
+  if (mock.tx_len + SIMTY_WIRE_MAX(len + 4u) > MOCK_UART_SIZE) {
+    fprintf(stderr, "mock: UART tx capture full\n");
+    abort();
+  }
+  mock.tx_len += simty_link_encode(f, len + 4u, mock.tx + mock.tx_len);
+  mock.frames_sent++;
+  mock.txq_n--;
+  memmove(mock.txq_slot, mock.txq_slot + 1, mock.txq_n * sizeof(uint32_t));
+  memmove(mock.txq_len, mock.txq_len + 1, mock.txq_n * sizeof(uint32_t));
+  mock.txq_left = mock.tx_delay;
+}
+
+static void engine_step(void)
+{
+  if (!mock.link_enabled)
+    return;
+  engine_rx();
+  engine_tx();
+}
+
+static void engine_reset(void)
+{
+  mock.held_n = 0;
+  mock.rx_busy = 0;
+  mock.txq_n = 0;
+  mock.dec_slot = -1;
+  simty_link_decoder_init(&mock.dec, mock.linkbuf,
+                          SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD));
+}
+
+/* The slot (RX: held; TX: any) that [addr, addr + n) lies in, or -1. */
+static int slot_of(uint32_t addr, uint32_t n)
+{
+  if (!mock_linkbuf(addr) || n == 0)
+    return -1;
+  uint32_t i = (addr - SIMTY_LINKBUF_BASE) / SIMTY_LINK_SLOT_BYTES;
+  if ((addr - slot_base(i)) + (uint64_t)n > SIMTY_LINK_SLOT_BYTES)
+    return -1;
+  return (int)i;
+}
+
+static uint8_t *mem_at(uint32_t addr, uint32_t n)
+{
+  if (addr >= SIMTY_CODE_BASE &&
+      addr - SIMTY_CODE_BASE + (uint64_t)n <= MOCK_CODE_SIZE)
+    return mock.code + (addr - SIMTY_CODE_BASE);
+  if (addr >= SIMTY_DATA_BASE &&
+      addr - SIMTY_DATA_BASE + (uint64_t)n <= MOCK_DATA_SIZE)
+    return mock.data + (addr - SIMTY_DATA_BASE);
+  return NULL;
+}
+
+/* COPY_GO: the bytes move at once; COPY_GO reads busy copy_delay times. */
+static void copy_go(void)
+{
+  uint32_t n = mock.copy_len;
+  mock.copies++;
+  mock.copy_bytes += n;
+  mock.copy_left = mock.copy_delay;
+  uint8_t *src = mem_at(mock.copy_src, n);
+  uint8_t *dst = mem_at(mock.copy_dst, n);
+  int ss = slot_of(mock.copy_src, n), ds = slot_of(mock.copy_dst, n);
+  if (!src && ss >= 0) {
+    if ((uint32_t)ss < mock.rx_slots && !rx_held((uint32_t)ss))
+      violate("COPY from an RX slot the engine owns", mock.copy_src);
+    src = mock_linkbuf(mock.copy_src);
+  }
+  if (!dst && ds >= 0) {
+    if ((uint32_t)ds < mock.rx_slots)
+      violate("COPY into an RX slot", mock.copy_dst);
+    else if (tx_busy_mask() & (1u << (ds - (int)mock.rx_slots)))
+      violate("COPY into a busy TX slot", mock.copy_dst);
+    dst = mock_linkbuf(mock.copy_dst);
+  }
+  if (!src || !dst) {
+    violate("COPY outside CODE, DATA and the link buffer's slots",
+            src ? mock.copy_dst : mock.copy_src);
+    return;
+  }
+  if (n)
+    memmove(dst, src, n);
+}
+
+uint32_t hal_link_read32(uint32_t addr)
+{
+  int i = slot_of(addr, 4);
+  if (i < 0 || (addr & 3u)) {
+    violate("link buffer read outside the slots or unaligned", addr);
+    return 0;
+  }
+  if ((uint32_t)i < mock.rx_slots) {
+    if (!rx_held((uint32_t)i))
+      violate("read of an RX slot the engine owns", addr);
+    if (addr - slot_base((uint32_t)i) >= SIMTY_HDR_SIZE + 32u)
+      mock.rx_payload_reads++;
+  }
+  uint32_t v;
+  memcpy(&v, mock_linkbuf(addr), 4);
+  return v;
+}
+
+void hal_link_write32(uint32_t addr, uint32_t value)
+{
+  int i = slot_of(addr, 4);
+  if (i < 0 || (addr & 3u) || (uint32_t)i < mock.rx_slots) {
+    violate("link buffer write outside the TX slots or unaligned", addr);
+    return;
+  }
+  if (tx_busy_mask() & (1u << (i - (int)mock.rx_slots)))
+    violate("write to a busy TX slot", addr);
+  mock.link_writes++;
+  memcpy(mock_linkbuf(addr), &value, 4);
+}
+
+static uint32_t link_reg_read(uint32_t off)
+{
+  engine_step();
+  switch (off) {
+  case SIMTY_MMIO_LINK_CTRL:
+    return mock.link_enabled;
+  case SIMTY_MMIO_LINK_INFO:
+    return mock.rx_slots | mock.tx_slots << 8 | SIMTY_LINK_SLOT_BYTES << 16;
+  case SIMTY_MMIO_LINK_RX_STATUS:
+    if (mock.held_n == 0)
+      return 0;
+    return SIMTY_LINK_RX_READY | mock.held_slot[0] << SIMTY_LINK_RX_SLOT_SHIFT |
+           mock.held_kind[0] << SIMTY_LINK_RX_KIND_SHIFT |
+           mock.held_len[0] << SIMTY_LINK_RX_LEN_SHIFT;
+  case SIMTY_MMIO_LINK_RX_FRAMES:
+    return mock.dec.frames;
+  case SIMTY_MMIO_LINK_RX_BAD_CRC:
+    return mock.dec.bad_crc;
+  case SIMTY_MMIO_LINK_RX_BAD_LENGTH:
+    return mock.dec.bad_length;
+  case SIMTY_MMIO_LINK_RX_RUNTS:
+    return mock.dec.runts;
+  case SIMTY_MMIO_LINK_TX_STATUS:
+    return (mock.txq_n >= mock.tx_slots ? SIMTY_LINK_TX_FULL : 0) |
+           (mock.txq_n == 0 ? SIMTY_LINK_TX_IDLE : 0) | mock.txq_n << 8;
+  case SIMTY_MMIO_LINK_TX_BUSY:
+    return tx_busy_mask();
+  case SIMTY_MMIO_COPY_SRC:
+    return mock.copy_src;
+  case SIMTY_MMIO_COPY_DST:
+    return mock.copy_dst;
+  case SIMTY_MMIO_COPY_LEN:
+    return mock.copy_len;
+  case SIMTY_MMIO_COPY_GO:
+    if (mock.copy_left) {
+      mock.copy_left--;
+      return 1;
+    }
+    return 0;
+  default:
+    violate("read of an unknown register", off);
+    return 0;
+  }
+}
+
+static void link_reg_write(uint32_t off, uint32_t v)
+{
+  switch (off) {
+  case SIMTY_MMIO_LINK_CTRL:
+    if (v & SIMTY_LINK_CTRL_RESET)
+      engine_reset();
+    mock.link_enabled = v & SIMTY_LINK_CTRL_ENABLE;
+    break;
+  case SIMTY_MMIO_LINK_RX_RELEASE:
+    if (mock.held_n == 0) {
+      violate("RX_RELEASE with no frame held", 0);
+      break;
+    }
+    mock.rx_busy &= ~(1u << mock.held_slot[0]);
+    mock.held_n--;
+    memmove(mock.held_slot, mock.held_slot + 1, mock.held_n * sizeof(uint32_t));
+    memmove(mock.held_kind, mock.held_kind + 1, mock.held_n * sizeof(uint32_t));
+    memmove(mock.held_len, mock.held_len + 1, mock.held_n * sizeof(uint32_t));
+    break;
+  case SIMTY_MMIO_LINK_TX_SEND: {
+    uint32_t slot = v & 0xFu, len = (v >> SIMTY_LINK_TX_LEN_SHIFT) & 0x1FFFu;
+    if (slot >= mock.tx_slots || len < SIMTY_HDR_SIZE ||
+        len > SIMTY_LINK_SLOT_BYTES - 4u) {
+      violate("TX_SEND of a slot or length out of range", v);
+      break;
+    }
+    if (mock.txq_n >= mock.tx_slots) {
+      violate("TX_SEND while the send queue is FULL", v);
+      break;
+    }
+    if (mock.copy_left) {
+      int ds = slot_of(mock.copy_dst, mock.copy_len ? mock.copy_len : 1);
+      if (ds == (int)(mock.rx_slots + slot))
+        violate("TX_SEND while a COPY into the slot runs", v);
+    }
+    if (mock.txq_n == 0)
+      mock.txq_left = mock.tx_delay;
+    mock.txq_slot[mock.txq_n] = slot;
+    mock.txq_len[mock.txq_n] = len;
+    mock.txq_n++;
+    break;
+  }
+  case SIMTY_MMIO_COPY_SRC:
+    mock.copy_src = v;
+    break;
+  case SIMTY_MMIO_COPY_DST:
+    mock.copy_dst = v;
+    break;
+  case SIMTY_MMIO_COPY_LEN:
+    mock.copy_len = v;
+    break;
+  case SIMTY_MMIO_COPY_GO:
+    if (mock.copy_left)
+      violate("COPY_GO while a copy runs", v);
+    copy_go();
+    break;
+  default:
+    violate("write of an unknown register", off);
+    break;
+  }
+  engine_step();
+}
+
 uint32_t hal_reg_read(uint32_t off)
 {
+  if (off >= SIMTY_MMIO_LINK_CTRL && off <= SIMTY_MMIO_COPY_GO)
+    return link_reg_read(off);
   switch (off) {
   case SIMTY_MMIO_ID:
     return SIMTY_MMIO_ID_VALUE;
@@ -210,24 +517,17 @@ uint32_t hal_reg_read(uint32_t off)
   case SIMTY_MMIO_TIMER_HI:
     return mock.timer_hi;
   case SIMTY_MMIO_UART_DATA:
-    if (mock.rx_head == mock.rx_tail) {
-      violate("UART read while empty", 0);
-      return 0;
-    }
-    return mock.rx[mock.rx_head++];
-  case SIMTY_MMIO_UART_STATUS: {
-    uint32_t s = 0;
-    mock.status_reads++;
-    if (mock.rx_head != mock.rx_tail)
-      s |= SIMTY_UART_RX_VALID;
-    if (mock.tx_stall != 1 &&
-        (mock.tx_stall == 0 || mock.status_reads % mock.tx_stall != 0))
-      s |= SIMTY_UART_TX_READY;
-    mock.tx_ready_seen = (s & SIMTY_UART_TX_READY) != 0;
-    if (mock.overrun)
-      s |= SIMTY_UART_RX_OVERRUN;
-    return s;
-  }
+  case SIMTY_MMIO_UART_STATUS:
+    /* The link engine owns the UART FIFOs once enabled; the firmware
+     * has no business there. */
+    violate("UART register read by the v2 firmware", off);
+    return 0;
+  case SIMTY_MMIO_HW_VERSION:
+    return mock.hw_version;
+  case SIMTY_MMIO_HW_BUILD:
+    return mock.hw_build;
+  case SIMTY_MMIO_LINK_BAUD:
+    return mock.baud;
   default:
     violate("read of an unknown register", off);
     return 0;
@@ -236,6 +536,10 @@ uint32_t hal_reg_read(uint32_t off)
 
 void hal_reg_write(uint32_t off, uint32_t v)
 {
+  if (off >= SIMTY_MMIO_LINK_CTRL && off <= SIMTY_MMIO_COPY_GO) {
+    link_reg_write(off, v);
+    return;
+  }
   switch (off) {
   case SIMTY_MMIO_CORE_RESET:
     if (v & 1u) {
@@ -296,52 +600,11 @@ void hal_reg_write(uint32_t off, uint32_t v)
     memset(mock.ctr, 0, sizeof mock.ctr);
     return;
   case SIMTY_MMIO_UART_DATA:
-    if (mock.tx_len == MOCK_UART_SIZE) {
-      fprintf(stderr, "mock: UART tx capture full\n");
-      abort();
-    }
-    /* Writing without having seen TX_READY would lose the byte. */
-    if (!mock.tx_ready_seen)
-      violate("UART write without TX_READY", v);
-    mock.tx_ready_seen = false;
-    mock.tx[mock.tx_len++] = (uint8_t)v;
-    return;
   case SIMTY_MMIO_UART_STATUS:
-    if (v & SIMTY_UART_RX_OVERRUN)
-      mock.overrun = false;
+    violate("UART register written by the v2 firmware", off);
     return;
   default:
     violate("write of an unknown register", off);
     return;
   }
-}
-
-static uint8_t *mem_at(uint32_t addr, uint32_t n)
-{
-  if (addr >= SIMTY_CODE_BASE &&
-      addr - SIMTY_CODE_BASE + (uint64_t)n <= MOCK_CODE_SIZE)
-    return mock.code + (addr - SIMTY_CODE_BASE);
-  if (addr >= SIMTY_DATA_BASE &&
-      addr - SIMTY_DATA_BASE + (uint64_t)n <= MOCK_DATA_SIZE)
-    return mock.data + (addr - SIMTY_DATA_BASE);
-  violate("memory access outside CODE/DATA", addr);
-  return NULL;
-}
-
-void hal_mem_write(uint32_t addr, const uint8_t *src, uint32_t n)
-{
-  uint8_t *p = mem_at(addr, n);
-  mock.mem_writes++;
-  if (p)
-    memcpy(p, src, n);
-}
-
-void hal_mem_read(uint32_t addr, uint8_t *dst, uint32_t n)
-{
-  const uint8_t *p = mem_at(addr, n);
-  mock.mem_reads++;
-  if (p)
-    memcpy(dst, p, n);
-  else
-    memset(dst, 0, n);
 }

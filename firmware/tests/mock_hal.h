@@ -3,9 +3,15 @@
  * mock_hal.h - a fake SoC for host builds of the firmware (FW_HOST): a
  * register file that behaves like docs/soc.md (dispatch handshake, warps
  * that stay busy for a number of polls, fault injection, counters,
- * console FIFO, timer, UART byte queues) plus CODE and DATA arrays. It
- * records every dispatch and flags protocol violations (a block sent to
- * a busy warp, GO written while pending, an unknown register).
+ * console FIFO, timer) plus CODE and DATA arrays, and the link engine of
+ * docs/soc.md at register level: the test pushes wire bytes, the engine
+ * decodes them (with the C codec, driver/link/simty_link.c) into RX slots
+ * of its link buffer and reports them through LINK_RX_STATUS; a send
+ * appends the CRC to a TX slot and COBS-encodes it into the wire bytes
+ * the test reads; COPY moves bytes between CODE, DATA and the link
+ * buffer. It records every dispatch and flags protocol violations (a
+ * block sent to a busy warp, GO written while pending, a busy TX slot
+ * rewritten, an RX slot read that the engine owns, an unknown register).
  */
 #ifndef MOCK_HAL_H
 #define MOCK_HAL_H
@@ -15,18 +21,22 @@
 #include <stdint.h>
 
 #include "simty_arch.h"
+#include "simty_link.h"
 
 #define MOCK_CODE_SIZE 0x4000u
 #define MOCK_DATA_SIZE 0x80000u
 #define MOCK_CONSOLE_DEPTH 4096u
 #define MOCK_UART_SIZE (1u << 20)
+#define MOCK_MAX_SLOTS 8u /* RX + TX slots the link buffer holds */
+#define MOCK_QUEUE_MAX 16u
 
 struct mock_dispatch {
   uint32_t warp, pc, base, mask;
   uint32_t nthreads, args, stack_top, stack_log2;
   uint64_t busy_read; /* WARP_BUSY reads before this dispatch */
   uint64_t lag;       /* WARP_BUSY reads since the warp was seen free */
-  size_t rx_at;       /* UART bytes the firmware had received */
+  size_t rx_at;       /* wire bytes the link engine had taken */
+  uint64_t link_at;   /* TX slot words the firmware had written */
 };
 
 struct mock {
@@ -37,14 +47,18 @@ struct mock {
   uint32_t run_jitter;  /* plus a pseudo-random 0 .. jitter-1 */
   uint32_t reset_reads; /* CORE_RESET reads that show busy */
   uint32_t timer_step;  /* cycles per TIMER_LO read */
-  uint32_t tx_stall;    /* 1 = TX never ready; n > 1: every n-th read busy */
+  uint32_t rx_slots, tx_slots; /* LINK_INFO (default 2 and 4) */
+  uint32_t baud, hw_version, hw_build;
+  uint32_t tx_delay;   /* engine steps a queued send waits before it leaves */
+  uint32_t tx_stall;   /* 1 = nothing leaves the TX queue */
+  uint32_t copy_delay; /* COPY_GO reads that show busy */
   long fault_at;        /* dispatch index that faults, -1 = none */
   uint32_t fault_cause, fault_pc, fault_hart, fault_tid, fault_addr;
 
   /* Memories. */
   uint8_t code[MOCK_CODE_SIZE];
   uint8_t data[MOCK_DATA_SIZE];
-  uint64_t mem_writes, mem_reads;
+  uint8_t linkbuf[SIMTY_LINKBUF_WINDOW];
 
   /* Core registers. */
   uint32_t nthreads, args, stack_top, stack_log2;
@@ -70,13 +84,26 @@ struct mock {
   uint32_t status_reads;
   uint32_t rng;
 
-  /* UART: bytes for the firmware to receive, bytes it sent. */
+  /* Link engine. Wire bytes from the host and to it. */
   uint8_t rx[MOCK_UART_SIZE];
   size_t rx_head, rx_tail;
   uint8_t tx[MOCK_UART_SIZE];
   size_t tx_len;
-  bool overrun;
-  bool tx_ready_seen;
+  bool link_enabled;
+  struct simty_link_decoder dec;
+  int dec_slot;        /* RX slot being filled, -1 none yet */
+  uint32_t rx_busy;    /* RX slots holding a reported frame */
+  uint32_t held_n;     /* reported frames, oldest first */
+  uint32_t held_slot[MOCK_MAX_SLOTS], held_kind[MOCK_MAX_SLOTS];
+  uint32_t held_len[MOCK_MAX_SLOTS];
+  uint32_t txq_n;      /* queued sends, oldest first */
+  uint32_t txq_slot[MOCK_QUEUE_MAX], txq_len[MOCK_QUEUE_MAX];
+  uint32_t txq_left;   /* steps before the oldest leaves */
+  uint64_t frames_sent;
+  uint32_t copy_src, copy_dst, copy_len, copy_left;
+  uint64_t copies, copy_bytes;
+  uint64_t rx_payload_reads; /* RX slot words read past header + 32 bytes */
+  uint64_t link_writes;      /* TX slot words written by the firmware */
 
   /* Dispatch log and violations. */
   struct mock_dispatch *log;
@@ -89,7 +116,11 @@ extern struct mock mock;
 
 /* Power-on state for a core of warps x lanes; frees the old log. */
 void mock_reset(uint32_t warps, uint32_t lanes);
+/* Wire bytes from the host to the device's UART (the link engine takes
+ * them from there). */
 void mock_uart_push(const uint8_t *bytes, size_t n);
+/* Address of LINKBUF byte addr in the mock, or NULL. */
+uint8_t *mock_linkbuf(uint32_t addr);
 /* Appends a record to the console FIFO; false if it is full. */
 bool mock_console_push(uint32_t tid, uint8_t byte);
 

@@ -2,7 +2,9 @@
 /*
  * test_firmware.c - cmocka tests of the controller firmware (protocol
  * engine and grid dispatcher) built for the host against the mock SoC:
- * scripted request frames in, response frames and register traffic out.
+ * scripted request frames in (wire bytes into the mocked link engine),
+ * response frames and register traffic out. Every test opens a session
+ * with INFO, as a host does (protocol v2: the window starts after it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,12 @@
 #include "simty_mmio.h"
 
 #define POLLS 20000u
+/* The mock engine has 4 TX slots; a build may use fewer (FW_MAX_WINDOW:
+ * the suite also runs on the small configuration). */
+#define WINDOW (4u < FW_MAX_WINDOW ? 4u : FW_MAX_WINDOW)
+/* Largest WRITE data and console answer of this build. */
+#define MAX_WRITE (FW_MAX_PAYLOAD - SIMTY_WRITE_DATA)
+#define CONSOLE_ROOM ((FW_MAX_PAYLOAD - SIMTY_CS_HEADER) / SIMTY_CS_RECORD_SIZE)
 #define ENTRY (SIMTY_CODE_BASE + 0x40u)
 #define ARGS (SIMTY_DATA_BASE + 0x100u)
 #define DATA_END (SIMTY_DATA_BASE + 0x1000u)
@@ -32,6 +40,7 @@ static int setup_core(uint32_t warps, uint32_t lanes)
   mock_reset(warps, lanes);
   fw_init(&fw);
   fw_host_init(&host, &fw);
+  assert_int_equal(fw_host_open(&host, POLLS), SIMTY_ST_OK);
   return 0;
 }
 
@@ -178,6 +187,14 @@ static void test_info(void **state)
   assert_int_equal(simty_get_u32(p + SIMTY_INFO_DATA_SIZE), MOCK_DATA_SIZE);
   assert_int_equal(simty_get_u32(p + SIMTY_INFO_CLOCK_HZ), 1000000u);
   assert_int_equal(simty_get_u32(p + SIMTY_INFO_FW_VERSION), FW_VERSION);
+  /* Version 2 fields: the link as the SoC reports it. */
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_BAUD), 3000000u);
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_WINDOW), WINDOW);
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_LINK_FLAGS),
+                   SIMTY_LINK_FLAG_ENGINE);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_HW_VERSION), 0x000C0000u);
+  assert_int_equal(simty_get_u32(p + SIMTY_INFO_HW_BUILD), 0x5EED1234u);
+  assert_true(mock.link_enabled);
   /* The response carries the request's seq and the response flag. */
   assert_int_equal(host.resp_seq, host.seq - 1);
   assert_int_equal(host.command, SIMTY_CMD_INFO | SIMTY_RESPONSE_FLAG);
@@ -199,6 +216,7 @@ static void test_write_read_round_trip(void **state)
   assert_int_equal(host.length, 0);
   assert_memory_equal(mock.data + 0x1003u, buf, max_write);
   uint32_t c = SIMTY_CODE_BASE + MOCK_CODE_SIZE - 5u;
+  uint64_t writes0 = mock.link_writes;
   assert_int_equal(do_write(c, buf + 11, 5), SIMTY_ST_OK);
   assert_memory_equal(mock.code + MOCK_CODE_SIZE - 5u, buf + 11, 5);
 
@@ -211,6 +229,12 @@ static void test_write_read_round_trip(void **state)
   assert_int_equal(do_read(SIMTY_DATA_BASE + MOCK_DATA_SIZE - 1u, 1),
                    SIMTY_ST_OK);
   assert_int_equal(host.length, 1);
+  /* Data moved by the copy engine only: the firmware read no payload
+   * word of a WRITE (header and address only) and wrote none of a READ
+   * answer's data. */
+  assert_int_equal(mock.copies, 5);
+  assert_int_equal(mock.rx_payload_reads, 0);
+  assert_int_equal(mock.link_writes - writes0, 4 * 2); /* 4 headers */
 }
 
 static void test_protected_and_out_of_range(void **state)
@@ -244,8 +268,7 @@ static void test_protected_and_out_of_range(void **state)
     assert_int_equal(do_read(cases[i].addr, cases[i].n), cases[i].want);
     assert_int_equal(detail(), cases[i].addr);
   }
-  assert_int_equal(mock.mem_writes, 0);
-  assert_int_equal(mock.mem_reads, 0);
+  assert_int_equal(mock.copies, 0);
   assert_memory_equal(mock.code, code0, sizeof code0);
   assert_memory_equal(mock.data, data0, sizeof data0);
 }
@@ -273,17 +296,22 @@ static void test_bad_requests(void **state)
   /* Unknown flag bits. */
   assert_int_equal(do_status(0x4), SIMTY_ST_BAD_ARGUMENT);
   assert_int_equal(do_wait(1, 0x100), SIMTY_ST_BAD_ARGUMENT);
-  /* Another protocol version: the device answers in its own. */
+  /* Another protocol version (a v1 host): the device answers in its own,
+   * executes nothing and keeps its window. */
   static uint8_t frame[64], wire[80];
+  uint32_t requests = fw.requests;
   size_t n = simty_frame_seal(frame, SIMTY_CMD_INFO, 77, 0, 0);
-  frame[SIMTY_HDR_VERSION] = 2;
+  frame[SIMTY_HDR_VERSION] = 1;
   simty_put_u32(frame + SIMTY_HDR_SIZE, simty_crc32(0, frame, SIMTY_HDR_SIZE));
   mock_uart_push(wire, simty_link_encode(frame, n, wire));
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_BAD_VERSION);
   assert_int_equal(host.resp_seq, 77);
+  assert_int_equal(host.command, SIMTY_CMD_INFO | SIMTY_RESPONSE_FLAG);
   assert_int_equal(host.dec.buf[SIMTY_HDR_VERSION], SIMTY_PROTO_VERSION);
   assert_int_equal(detail(), SIMTY_PROTO_VERSION);
+  assert_int_equal(fw.requests, requests);
+  assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
 }
 
 /* More threads than the hardware holds, with blocks that take different
@@ -365,35 +393,38 @@ static void test_refill_with_slow_handshake(void **state)
   assert_true(lagged > 0);
 }
 
-/* A frame arriving while warps run does not hold up their refills: the
- * firmware checks the warps between every few received bytes, and the
- * blocks stay in order and continuous. */
-static void test_refill_during_uart_burst(void **state)
+/* Frames handled while warps run do not hold up their refills: a long
+ * CONSOLE answer is written to its TX slot in chunks with a refill check
+ * between them, and the blocks stay in order and continuous. */
+static void test_refill_during_link_traffic(void **state)
 {
   (void)state;
   setup_core(4, 4);
   mock.run_polls = 0; /* a block ends by the next WARP_BUSY read */
   const uint32_t nthreads = 4u * 1000u + 3u;
   assert_int_equal(launch(nthreads, 0), SIMTY_ST_OK);
-  static uint8_t big[2000];
+  for (uint32_t t = 0; t < 800; t++)
+    mock_console_push(t, (uint8_t)t);
+  static uint8_t big[MAX_WRITE < 2000 ? MAX_WRITE : 2000];
   memset(big, 0xA5, sizeof big);
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, big, sizeof big);
-  size_t rx0 = mock.rx_head;
-  size_t log0 = mock.nlog;
-  fw_poll(&fw);
-  /* One poll took a burst of bytes... */
-  assert_int_equal(mock.rx_head - rx0, FW_UART_BURST);
-  /* ...and refilled warps between them, not only before or after. */
-  unsigned inside = 0;
-  size_t last_at = rx0;
-  for (size_t i = log0; i < mock.nlog; i++) {
-    if (mock.log[i].rx_at > last_at && mock.log[i].rx_at < rx0 + FW_UART_BURST)
-      inside++;
-    last_at = mock.log[i].rx_at;
-  }
-  assert_true(inside >= FW_UART_BURST / FW_REFILL_BYTES - 1u);
+  simty_put_u32(big, SIMTY_DATA_BASE);
+  uint16_t w = fw_host_send(&host, SIMTY_CMD_WRITE, big, sizeof big);
+  uint16_t c = fw_host_send(&host, SIMTY_CMD_CONSOLE, (uint8_t[4]){0}, 4);
+  uint64_t writes0 = mock.link_writes;
   assert_true(fw_host_receive(&host, POLLS)); /* BUSY: a launch runs */
-  assert_int_equal(host.resp_seq, 500);
+  assert_int_equal(host.resp_seq, w);
+  assert_int_equal(host.status, SIMTY_ST_BUSY);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, c);
+  uint16_t count = simty_get_u16(host.payload + SIMTY_CS_COUNT);
+  assert_int_equal(count, CONSOLE_ROOM < 800 ? CONSOLE_ROOM : 800);
+  uint64_t writes1 = mock.link_writes;
+  /* Refills between the chunks of the answer, not only before or after. */
+  unsigned inside = 0;
+  for (size_t i = 0; i < mock.nlog; i++)
+    if (mock.log[i].link_at > writes0 + 8u && mock.log[i].link_at < writes1)
+      inside++;
+  assert_true(inside >= count / FW_CONSOLE_CHUNK - 1u);
   wait_end();
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   assert_int_equal(sr_u32(SIMTY_SR_DONE), nthreads);
@@ -555,36 +586,38 @@ static void test_timeout(void **state)
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
 }
 
+/* Retransmissions of executed requests are answered from the cache,
+ * without executing anything again. */
 static void test_duplicate_answered_from_cache(void **state)
 {
   (void)state;
   uint8_t p[8];
   simty_put_u32(p, SIMTY_DATA_BASE + 0x40u);
   memcpy(p + 4, "abcd", 4);
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  uint16_t s = fw_host_send(&host, SIMTY_CMD_WRITE, p, 8);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_OK);
   uint8_t first[64];
   size_t first_len = host.frame_len;
   memcpy(first, host.dec.buf, first_len);
-  assert_int_equal(mock.mem_writes, 1);
+  assert_int_equal(mock.copies, 1);
   /* The kernel (or anyone) changes the bytes; a retransmitted WRITE must
    * not write them again. */
   mock.data[0x40] = 'Z';
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, s, p, 8);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.frame_len, first_len);
   assert_memory_equal(host.dec.buf, first, first_len);
-  assert_int_equal(mock.mem_writes, 1);
+  assert_int_equal(mock.copies, 1);
   assert_int_equal(mock.data[0x40], 'Z');
   assert_int_equal(fw.duplicates, 1);
 
-  /* Same seq, different request: executed. */
-  memcpy(p + 4, "efgh", 4);
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 500, p, 8);
+  /* Same seq, another command: not a retransmission, not executed. */
+  fw_host_send_seq(&host, SIMTY_CMD_READ, s, p, 8);
   assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(mock.mem_writes, 2);
-  assert_int_equal(mock.data[0x40], 'e');
+  assert_int_equal(host.status, SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), host.seq);
+  assert_int_equal(mock.copies, 1);
 
   /* A duplicated LAUNCH does not launch twice. */
   mock.run_polls = 1000000;
@@ -593,11 +626,11 @@ static void test_duplicate_answered_from_cache(void **state)
   simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 8);
   simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
   l[SIMTY_LAUNCH_STACK_LOG2] = 8;
-  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 501, l, sizeof l);
+  uint16_t ls = fw_host_send(&host, SIMTY_CMD_LAUNCH, l, sizeof l);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_OK);
   uint32_t resets = mock.resets;
-  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 501, l, sizeof l);
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, ls, l, sizeof l);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_OK); /* not BUSY: the cached OK */
   assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
@@ -608,10 +641,11 @@ static void test_duplicate_answered_from_cache(void **state)
 
   /* INFO is always executed (it opens a session). */
   unsigned req = fw.requests;
-  fw_host_send_seq(&host, SIMTY_CMD_INFO, 900, NULL, 0);
+  uint16_t is = fw_host_send(&host, SIMTY_CMD_INFO, NULL, 0);
   assert_true(fw_host_receive(&host, POLLS));
-  fw_host_send_seq(&host, SIMTY_CMD_INFO, 900, NULL, 0);
+  fw_host_send_seq(&host, SIMTY_CMD_INFO, is, NULL, 0);
   assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_OK);
   assert_int_equal(fw.requests, req + 2);
 }
 
@@ -629,7 +663,7 @@ static void test_busy_while_running(void **state)
   /* protection errors still win over BUSY */
   assert_int_equal(do_write(SIMTY_FW_BASE, "q", 1), SIMTY_ST_PROTECTED);
   assert_memory_equal(mock.data, data0, sizeof data0);
-  assert_int_equal(mock.mem_writes + mock.mem_reads, 0);
+  assert_int_equal(mock.copies, 0);
   /* STATUS, COUNTERS, INFO work while running */
   assert_int_equal(do_status(SIMTY_WANT_COUNTERS), SIMTY_ST_OK);
   assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
@@ -646,20 +680,20 @@ static void test_wait_parks_until_end(void **state)
    * once per refill check. */
   mock.run_polls = 300u * (FW_REFILL_SPINS + 2u);
   assert_int_equal(launch(40, 0), SIMTY_ST_OK);
-  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 1000,
-                   (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0},
-                   8); /* 10 s */
+  uint16_t ws = fw_host_send(&host, SIMTY_CMD_WAIT,
+                              (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0},
+                              8); /* 10 s */
   /* No answer while the warps run... */
   assert_false(fw_host_receive(&host, 200));
   assert_int_equal(fw.launch.state, SIMTY_STATE_RUNNING);
   assert_true(fw.wait_parked);
   /* ...a retransmission of the same WAIT is absorbed... */
-  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 1000,
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, ws,
                    (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0}, 8);
   assert_false(fw_host_receive(&host, 100));
   /* ...and the answer comes when the launch ends. */
   assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 1000);
+  assert_int_equal(host.resp_seq, ws);
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   assert_int_equal(sr_u32(SIMTY_SR_DONE), 40);
   assert_false(fw_host_receive(&host, 100)); /* exactly one answer */
@@ -673,15 +707,16 @@ static void test_wait_parks_until_end(void **state)
   assert_true(mock.timer - t0 >= 3000);
 
   /* ABORT during a parked WAIT: the WAIT is answered first, then ABORT. */
-  fw_host_send_seq(&host, SIMTY_CMD_WAIT, 2000,
-                   (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0}, 8);
+  uint16_t w2 = fw_host_send(&host, SIMTY_CMD_WAIT,
+                              (const uint8_t[]){0x10, 0x27, 0, 0, 0, 0, 0, 0},
+                              8);
   assert_false(fw_host_receive(&host, 50));
-  fw_host_send_seq(&host, SIMTY_CMD_ABORT, 2001, NULL, 0);
+  uint16_t as = fw_host_send(&host, SIMTY_CMD_ABORT, NULL, 0);
   assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 2000);
+  assert_int_equal(host.resp_seq, w2);
   assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
   assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 2001);
+  assert_int_equal(host.resp_seq, as);
   assert_int_equal(host.status, SIMTY_ST_OK);
   assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
 
@@ -811,16 +846,17 @@ static void test_reset(void **state)
   assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 1);
   assert_int_equal(sr_u32(SIMTY_SR_CONSOLE_PENDING), 0);
   /* A retransmitted RESET is not executed again. */
-  fw_host_send_seq(&host, SIMTY_CMD_RESET, 4000, NULL, 0);
+  uint16_t rs = fw_host_send(&host, SIMTY_CMD_RESET, NULL, 0);
   assert_true(fw_host_receive(&host, POLLS));
-  fw_host_send_seq(&host, SIMTY_CMD_RESET, 4000, NULL, 0);
+  fw_host_send_seq(&host, SIMTY_CMD_RESET, rs, NULL, 0);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(mock.resets, resets + 2);
   mock.run_polls = 2;
   check_next_launch_works(2);
 }
 
-/* Corrupt and garbled frames get typed errors; the cache survives them. */
+/* Corrupt and garbled frames get typed errors, are never executed, and
+ * leave the window and its cache as they were. */
 static void test_corrupt_frames(void **state)
 {
   (void)state;
@@ -829,92 +865,119 @@ static void test_corrupt_frames(void **state)
   uint8_t p[5];
   simty_put_u32(p, SIMTY_DATA_BASE);
   p[4] = 'k';
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 60, p, 5);
+  uint16_t s = fw_host_send(&host, SIMTY_CMD_WRITE, p, 5);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_OK);
+  assert_int_equal(mock.data[0], 'k');
 
-  /* Bad CRC: answered with BAD_CRC naming the seq, not executed. */
+  /* A CRC error in a WRITE's payload: BAD_CRC naming the seq, nothing
+   * written. */
+  uint16_t s1 = host.seq;
   memcpy(frame + SIMTY_HDR_SIZE, p, 5);
   frame[SIMTY_HDR_SIZE + 4] = 'j';
-  size_t n = simty_frame_seal(frame, SIMTY_CMD_WRITE, 61, 0, 5);
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_WRITE, s1, 0, 5);
   frame[SIMTY_HDR_SIZE + 4] ^= 0x40;
   mock_uart_push(wire, simty_link_encode(frame, n, wire));
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_BAD_CRC);
-  assert_int_equal(host.resp_seq, 61);
+  assert_int_equal(host.resp_seq, s1);
   assert_int_equal(host.command, SIMTY_CMD_WRITE | SIMTY_RESPONSE_FLAG);
+  assert_int_equal(detail(), n);
   assert_int_equal(mock.data[0], 'k');
+  assert_int_equal(mock.copies, 1);
   assert_int_equal(fw.naks, 1);
 
   /* Truncated frame: BAD_LENGTH. */
-  n = simty_frame_seal(frame, SIMTY_CMD_READ, 62, 0, 0);
+  n = simty_frame_seal(frame, SIMTY_CMD_READ, s1, 0, 0);
   size_t w = simty_link_encode(frame, n, wire);
   wire[w - 3] = 0; /* cut the last bytes off */
   mock_uart_push(wire, w - 2);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.status, SIMTY_ST_BAD_LENGTH);
-  assert_int_equal(host.resp_seq, 62);
+  assert_int_equal(host.resp_seq, s1);
 
-  /* Garbage, then the retransmitted WRITE 60: answered from the cache. */
-  static const uint8_t junk[] = {0x13, 0x37, 0x00, 0x05, 0xFF,
-                                 0xFF, 0x00, 0x42, 0x42, 0x42};
+  /* Garbage and a runt (no answer), then the retransmitted WRITE s:
+   * answered from the cache. */
+  static const uint8_t junk[] = {0x13, 0x37, 0x00, 0x05, 0xFF, 0xFF, 0x00,
+                                 0x42, 0x42, 0x42, 0x00, 0x03, 0x01, 0x02};
   mock_uart_push(junk, sizeof junk);
-  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 60, p, 5);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, s, p, 5);
   assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 60);
+  assert_int_equal(host.resp_seq, s);
   assert_int_equal(host.status, SIMTY_ST_OK);
-  assert_int_equal(mock.mem_writes, 1);
+  assert_int_equal(mock.copies, 1);
   assert_int_equal(fw.duplicates, 1);
+  assert_true(mock.dec.runts >= 1);
+  assert_false(fw_host_receive(&host, 50)); /* nothing else was said */
 
-  /* An overrun is noticed and cleared. */
-  mock.overrun = true;
-  assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
-  assert_false(mock.overrun);
-  assert_true(fw.uart_overruns >= 1);
+  /* The window did not move: the WRITE s1 runs now, once. */
+  p[4] = 'j';
+  assert_int_equal(call(SIMTY_CMD_WRITE, p, 5), SIMTY_ST_OK);
+  assert_int_equal(host.resp_seq, s1);
+  assert_int_equal(mock.data[0], 'j');
+  assert_int_equal(mock.copies, 2);
+
+  /* A frame longer than an RX slot: BAD_LENGTH once, header kept. */
+  static uint8_t huge[SIMTY_FRAME_SIZE(SIMTY_MAX_PAYLOAD + 40)];
+  static uint8_t hwire[SIMTY_WIRE_MAX(sizeof huge)];
+  memset(huge + SIMTY_HDR_SIZE, 0x11, SIMTY_MAX_PAYLOAD + 40);
+  n = simty_frame_seal(huge, SIMTY_CMD_WRITE, host.seq, 0,
+                       SIMTY_MAX_PAYLOAD + 40);
+  mock_uart_push(hwire, simty_link_encode(huge, n, hwire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(host.resp_seq, host.seq);
+  assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+  assert_int_equal(mock.copies, 2);
 }
 
-/* The firmware never waits on the UART: with the transmitter stalled the
- * dispatcher goes on refilling warps, and the answer follows later. */
-static void test_uart_never_blocks(void **state)
+/* The firmware never waits on the link: with the transmitter stalled the
+ * window fills (each request answered into its own TX slot), the request
+ * whose slot is still being sent waits, no busy slot is rewritten, and
+ * the dispatcher goes on refilling warps; the answers follow later, in
+ * order. */
+static void test_tx_never_blocks(void **state)
 {
   (void)state;
-  mock.run_polls = 2;
-  mock.tx_stall = 1; /* transmitter never ready */
-  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 70, (uint8_t[SIMTY_LAUNCH_SIZE]){0},
-                   SIMTY_LAUNCH_SIZE);
+  mock.run_polls = 20;
+  mock.tx_stall = 1; /* nothing leaves the send queue */
   uint8_t l[SIMTY_LAUNCH_SIZE] = {0};
   simty_put_u32(l + SIMTY_LAUNCH_ENTRY, ENTRY);
   simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 4000);
   simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
   l[SIMTY_LAUNCH_STACK_LOG2] = 8;
-  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, 71, l, sizeof l);
-  /* The first (bad) LAUNCH is answered only once the UART moves; the
-   * second is held behind it, so nothing runs yet. */
+  unsigned req = fw.requests;
+  uint16_t s[6];
+  s[0] = fw_host_send(&host, SIMTY_CMD_LAUNCH, (uint8_t[SIMTY_LAUNCH_SIZE]){0},
+                      SIMTY_LAUNCH_SIZE); /* refused: BAD_ARGUMENT */
+  s[1] = fw_host_send(&host, SIMTY_CMD_LAUNCH, l, sizeof l);
+  for (int i = 2; i < 6; i++)
+    s[i] = fw_host_send(&host, SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4);
   assert_false(fw_host_receive(&host, 100));
-  mock.tx_stall = 3; /* every third status read: transmitter busy */
-  assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 70);
-  assert_int_equal(host.status, SIMTY_ST_BAD_ARGUMENT);
-  assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 71);
-  assert_int_equal(host.status, SIMTY_ST_OK);
-  /* Stall the transmitter before a STATUS answer goes out. */
-  mock.tx_stall = 1;
+  /* A window of 4: INFO's answer (slot 0) left long ago, so the first
+   * four take slots 1, 2, 3 and 0 and run; the fifth and sixth wait for
+   * slots 1 and 2 to be sent. */
+  assert_int_equal(fw.requests, req + WINDOW);
   size_t before = mock.nlog;
-  fw_host_send_seq(&host, SIMTY_CMD_STATUS, 72, (uint8_t[4]){0}, 4);
   for (int i = 0; i < 3000; i++)
     fw_poll(&fw);
   /* The launch made progress, with no byte sent. */
   assert_true(mock.nlog > before + 100);
+  assert_int_equal(fw.requests, req + WINDOW);
+  assert_int_equal(mock.tx_len, host.tx_read);
   mock.tx_stall = 0;
-  assert_true(fw_host_receive(&host, POLLS));
-  assert_int_equal(host.resp_seq, 72);
+  for (int i = 0; i < 6; i++) {
+    assert_true(fw_host_receive(&host, POLLS));
+    assert_int_equal(host.resp_seq, s[i]);
+    assert_int_equal(host.status,
+                     i == 0 ? SIMTY_ST_BAD_ARGUMENT : SIMTY_ST_OK);
+  }
+  assert_int_equal(fw.requests, req + 6);
   wait_end();
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   assert_int_equal(sr_u32(SIMTY_SR_DONE), 4000);
 }
 
-/* The slow core reset is waited for before any dispatch. */
 static void test_slow_reset(void **state)
 {
   (void)state;
@@ -924,6 +987,410 @@ static void test_slow_reset(void **state)
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   mock.reset_reads = FW_RESET_POLLS + 10u;
   assert_int_equal(launch(20, 0), SIMTY_ST_INTERNAL);
+}
+
+/* ---- Protocol v2: the window ---- */
+
+static uint16_t send_write(uint32_t addr, const void *data, size_t n)
+{
+  static uint8_t p[SIMTY_MAX_PAYLOAD + 64];
+  simty_put_u32(p, addr);
+  memcpy(p + 4, data, n);
+  return fw_host_send(&host, SIMTY_CMD_WRITE, p, n + 4);
+}
+
+static uint16_t send_read(uint32_t addr, uint32_t n)
+{
+  uint8_t p[8];
+  simty_put_u32(p, addr);
+  simty_put_u32(p + 4, n);
+  return fw_host_send(&host, SIMTY_CMD_READ, p, 8);
+}
+
+/* The next answer must be for (seq, cmd) with this status. */
+static void expect_answer(uint16_t seq, uint8_t cmd, int status)
+{
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.resp_seq, seq);
+  assert_int_equal(host.command, cmd | SIMTY_RESPONSE_FLAG);
+  assert_int_equal(host.status, status);
+}
+
+/* A full window in flight: answered in order, executed in order (the
+ * READs see what the WRITEs before them wrote). */
+static void test_window_in_order(void **state)
+{
+  (void)state;
+  static uint8_t a[MAX_WRITE < 3000 ? MAX_WRITE : 3000], b[1000];
+  for (size_t i = 0; i < sizeof a; i++)
+    a[i] = (uint8_t)(i * 7u + 1u);
+  for (size_t i = 0; i < sizeof b; i++)
+    b[i] = (uint8_t)(i * 13u + 5u);
+  uint16_t s0 = send_write(SIMTY_DATA_BASE + 0x101u, a, sizeof a);
+  uint16_t s1 = send_write(SIMTY_DATA_BASE + 0x101u + sizeof a, b, sizeof b);
+  if (WINDOW < 4) {
+    expect_answer(s0, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+    expect_answer(s1, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  }
+  uint16_t s2 = send_read(SIMTY_DATA_BASE + 0x101u, sizeof a);
+  uint16_t s3 = send_read(SIMTY_DATA_BASE + 0x101u + sizeof a, sizeof b);
+  if (WINDOW >= 4) {
+    expect_answer(s0, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+    expect_answer(s1, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  }
+  expect_answer(s2, SIMTY_CMD_READ, SIMTY_ST_OK);
+  assert_int_equal(host.length, sizeof a);
+  assert_memory_equal(host.payload, a, sizeof a);
+  expect_answer(s3, SIMTY_CMD_READ, SIMTY_ST_OK);
+  assert_memory_equal(host.payload, b, sizeof b);
+  assert_int_equal(mock.copies, 4);
+  assert_int_equal(mock.rx_payload_reads, 0);
+
+  /* A long stream with the window kept full: 100 max-size WRITEs, a new
+   * one sent as each answer arrives. */
+  static uint8_t src[100u * MAX_WRITE];
+  for (size_t i = 0; i < sizeof src; i++)
+    src[i] = (uint8_t)(i * 2654435761u >> 13);
+  const size_t chunk = FW_MAX_PAYLOAD - SIMTY_WRITE_DATA;
+  const unsigned total = (unsigned)((sizeof src + chunk - 1) / chunk);
+  unsigned sent = 0, done = 0;
+  uint16_t first = host.seq;
+  while (done < total) {
+    while (sent < total && sent - done < WINDOW) {
+      size_t off = sent * chunk;
+      size_t n = sizeof src - off < chunk ? sizeof src - off : chunk;
+      send_write(SIMTY_DATA_BASE + 0x8000u + (uint32_t)off, src + off, n);
+      sent++;
+    }
+    expect_answer((uint16_t)(first + done), SIMTY_CMD_WRITE, SIMTY_ST_OK);
+    done++;
+  }
+  assert_memory_equal(mock.data + 0x8000u, src, sizeof src);
+  assert_int_equal(fw.duplicates, 0);
+  assert_int_equal(fw.sequence, 0);
+}
+
+/* A retransmission within the window is answered from its slot without
+ * executing: a WRITE is not written twice, a LAUNCH not launched twice;
+ * one older than the window is out of order. */
+static void test_duplicate_within_window(void **state)
+{
+  (void)state;
+  if (WINDOW < 4)
+    skip(); /* the window arithmetic below is for 4 */
+  mock.run_polls = 1000000;
+  uint8_t l[SIMTY_LAUNCH_SIZE] = {0};
+  simty_put_u32(l + SIMTY_LAUNCH_ENTRY, ENTRY);
+  simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 8);
+  simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
+  l[SIMTY_LAUNCH_STACK_LOG2] = 8;
+  uint16_t w = send_write(SIMTY_DATA_BASE + 0x20u, "wxyz", 4);
+  uint16_t ls = fw_host_send(&host, SIMTY_CMD_LAUNCH, l, sizeof l);
+  uint16_t st = fw_host_send(&host, SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4);
+  expect_answer(w, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  expect_answer(ls, SIMTY_CMD_LAUNCH, SIMTY_ST_OK);
+  expect_answer(st, SIMTY_CMD_STATUS, SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  mock.data[0x20] = 'K'; /* the kernel writes there */
+  size_t nlog = mock.nlog;
+  uint32_t resets = mock.resets;
+  unsigned req = fw.requests;
+
+  /* The host lost the answers to w and ls: it sends them again, in
+   * order, while STATUS st is answered too. */
+  uint8_t p[8];
+  simty_put_u32(p, SIMTY_DATA_BASE + 0x20u);
+  memcpy(p + 4, "wxyz", 4);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, w, p, 8);
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, ls, l, sizeof l);
+  expect_answer(w, SIMTY_CMD_WRITE, SIMTY_ST_OK); /* not BUSY */
+  expect_answer(ls, SIMTY_CMD_LAUNCH, SIMTY_ST_OK);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
+  assert_int_equal(fw.requests, req);
+  assert_int_equal(fw.duplicates, 2);
+  assert_int_equal(mock.data[0x20], 'K');
+  assert_int_equal(mock.copies, 1);
+  assert_int_equal(mock.resets, resets);
+  assert_int_equal(fw.launch.id, 1);
+  assert_true(mock.nlog >= nlog && mock.nlog <= 2);
+
+  /* Two more requests: w (5 back) falls out of the window of 4. */
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, w, p, 8);
+  expect_answer(w, SIMTY_CMD_WRITE, SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), host.seq);
+  assert_int_equal(mock.copies, 1);
+  /* ls is still in it (4 back). */
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, ls, l, sizeof l);
+  expect_answer(ls, SIMTY_CMD_LAUNCH, SIMTY_ST_OK);
+  assert_int_equal(fw.launch.id, 1);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+}
+
+/* A lost request: what follows it is answered SEQUENCE with the seq the
+ * device expects, and nothing runs until the gap is filled. */
+static void test_gap_answered_with_sequence(void **state)
+{
+  (void)state;
+  uint16_t s0 = send_write(SIMTY_DATA_BASE, "A", 1);
+  uint16_t s1 = host.seq++; /* lost on the way */
+  uint8_t p[5];
+  simty_put_u32(p, SIMTY_DATA_BASE + 1u);
+  p[4] = 'C';
+  uint16_t s2 = fw_host_send(&host, SIMTY_CMD_WRITE, p, 5);
+  expect_answer(s0, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  expect_answer(s2, SIMTY_CMD_WRITE, SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), s1);
+  assert_int_equal(mock.data[1], 0);
+  assert_int_equal(mock.copies, 1);
+  assert_int_equal(fw.sequence, 1);
+  /* Go-back-N: the host sends again from s1. */
+  uint8_t q[5];
+  simty_put_u32(q, SIMTY_DATA_BASE + 1u);
+  q[4] = 'B';
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, s1, q, 5);
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, s2, p, 5);
+  expect_answer(s1, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  expect_answer(s2, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  assert_int_equal(mock.data[1], 'C');
+  assert_int_equal(mock.copies, 3);
+  /* A seq from nowhere. */
+  fw_host_send_seq(&host, SIMTY_CMD_STATUS, (uint16_t)(host.seq + 1000u),
+                   (uint8_t[4]){0}, 4);
+  expect_answer((uint16_t)(host.seq + 1000u), SIMTY_CMD_STATUS,
+                SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), host.seq);
+  assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+}
+
+/* INFO is always executed and starts a new window after its seq: the
+ * cache of the old one is forgotten. */
+static void test_info_resets_window(void **state)
+{
+  (void)state;
+  uint16_t w = send_write(SIMTY_DATA_BASE, "1", 1);
+  expect_answer(w, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  unsigned req = fw.requests;
+  /* A new session with an unrelated seq. */
+  host.seq = 0x0123;
+  assert_int_equal(fw_host_open(&host, POLLS), SIMTY_ST_OK);
+  assert_int_equal(fw.requests, req + 1);
+  assert_int_equal(fw.expect, 0x0124);
+  /* The old WRITE is not answered from the forgotten cache, nor run. */
+  uint8_t p[5];
+  simty_put_u32(p, SIMTY_DATA_BASE);
+  p[4] = '1';
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, w, p, 5);
+  expect_answer(w, SIMTY_CMD_WRITE, SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), 0x0124);
+  /* Nor is the INFO's predecessor in the new numbering. */
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, 0x0121, p, 5);
+  expect_answer(0x0121, SIMTY_CMD_WRITE, SIMTY_ST_SEQUENCE);
+  assert_int_equal(mock.copies, 1);
+  assert_int_equal(call(SIMTY_CMD_WRITE, p, 5), SIMTY_ST_OK);
+  assert_int_equal(host.resp_seq, 0x0124);
+  assert_int_equal(mock.copies, 2);
+  /* An INFO in the middle of a window in flight: the requests before it
+   * run, it resets, the ones after it follow it. */
+  uint16_t a = send_write(SIMTY_DATA_BASE, "2", 1);
+  uint16_t i = fw_host_send(&host, SIMTY_CMD_INFO, NULL, 0);
+  uint16_t b = send_write(SIMTY_DATA_BASE, "3", 1);
+  expect_answer(a, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  expect_answer(i, SIMTY_CMD_INFO, SIMTY_ST_OK);
+  expect_answer(b, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  assert_int_equal(mock.data[0], '3');
+}
+
+/* A CRC error in a WRITE's payload within a window in flight: BAD_CRC,
+ * nothing written, and the requests behind it are out of order until the
+ * host sends it again. */
+static void test_crc_error_in_write_payload(void **state)
+{
+  (void)state;
+  static uint8_t frame[600], wire[700];
+  uint8_t data[500];
+  memset(data, 0x5A, sizeof data);
+  uint16_t s = host.seq++;
+  simty_put_u32(frame + SIMTY_HDR_SIZE, SIMTY_DATA_BASE + 0x300u);
+  memcpy(frame + SIMTY_HDR_SIZE + 4, data, sizeof data);
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_WRITE, s, 0, 4 + sizeof data);
+  frame[SIMTY_HDR_SIZE + 4 + 250] ^= 0x01; /* one bit flips on the wire */
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  uint16_t r = send_read(SIMTY_DATA_BASE + 0x300u, sizeof data);
+  expect_answer(s, SIMTY_CMD_WRITE, SIMTY_ST_BAD_CRC);
+  assert_int_equal(detail(), n);
+  expect_answer(r, SIMTY_CMD_READ, SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), s);
+  assert_int_equal(mock.copies, 0);
+  static const uint8_t zero[500];
+  assert_memory_equal(mock.data + 0x300u, zero, sizeof zero);
+  /* The host sends both again (go-back-N from s). */
+  frame[SIMTY_HDR_SIZE + 4 + 250] ^= 0x01;
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  uint8_t rp[8];
+  simty_put_u32(rp, SIMTY_DATA_BASE + 0x300u);
+  simty_put_u32(rp + 4, sizeof data);
+  fw_host_send_seq(&host, SIMTY_CMD_READ, r, rp, 8);
+  expect_answer(s, SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  expect_answer(r, SIMTY_CMD_READ, SIMTY_ST_OK);
+  assert_memory_equal(host.payload, data, sizeof data);
+  assert_int_equal(mock.copies, 2);
+}
+
+/* Naks go out of the last TX slot; when it caches a response, the head
+ * they overwrite is put back before that response is sent again. */
+static void test_nak_keeps_cache(void **state)
+{
+  (void)state;
+  if (WINDOW < 4)
+    skip(); /* the nak slot is a spare one: nothing to put back */
+  /* Fill the window so that every slot caches an answer; note the one
+   * in the last slot (3). */
+  uint16_t s[4];
+  uint8_t saved[64];
+  size_t saved_len = 0;
+  for (int i = 0; i < 4; i++) {
+    s[i] = send_read(SIMTY_DATA_BASE + 0x10u * (uint32_t)i, 9);
+    mock.data[0x10 * i] = (uint8_t)(0xA0 + i);
+  }
+  for (int i = 0; i < 4; i++) {
+    expect_answer(s[i], SIMTY_CMD_READ, SIMTY_ST_OK);
+    if (fw.slot[WINDOW - 1u].state == FW_SLOT_CACHED && fw.slot[WINDOW - 1u].seq == s[i]) {
+      saved_len = host.frame_len;
+      memcpy(saved, host.dec.buf, saved_len);
+    }
+  }
+  assert_true(saved_len > 0);
+  uint16_t s3 = fw.slot[WINDOW - 1u].seq;
+  /* Two corrupt frames and a gap: three uncached answers. */
+  static uint8_t frame[64], wire[80];
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_STATUS, host.seq, 0, 0);
+  frame[2] ^= 0x10;
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_CRC);
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_CRC);
+  fw_host_send_seq(&host, SIMTY_CMD_STATUS, (uint16_t)(host.seq + 7u),
+                   (uint8_t[4]){0}, 4);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_SEQUENCE);
+  /* The response cached in slot 3 comes back byte for byte. */
+  uint8_t rp[8];
+  simty_put_u32(rp, SIMTY_DATA_BASE + 0x10u * (uint32_t)(uint16_t)(s3 - s[0]));
+  simty_put_u32(rp + 4, 9);
+  fw_host_send_seq(&host, SIMTY_CMD_READ, s3, rp, 8);
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.frame_len, saved_len);
+  assert_memory_equal(host.dec.buf, saved, saved_len);
+  assert_int_equal(mock.copies, 4);
+  /* And the next request takes its slot over normally. */
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+}
+
+/* While a WAIT is parked: a retransmission of an earlier request is
+ * answered from the cache and a gap with SEQUENCE, the WAIT staying
+ * parked; the next request in order answers it first. */
+static void test_wait_parked_in_window(void **state)
+{
+  (void)state;
+  mock.run_polls = 1000000;
+  uint8_t l[SIMTY_LAUNCH_SIZE] = {0};
+  simty_put_u32(l + SIMTY_LAUNCH_ENTRY, ENTRY);
+  simty_put_u32(l + SIMTY_LAUNCH_NTHREADS, 40);
+  simty_put_u32(l + SIMTY_LAUNCH_DATA_END, DATA_END);
+  l[SIMTY_LAUNCH_STACK_LOG2] = 8;
+  uint16_t ls = fw_host_send(&host, SIMTY_CMD_LAUNCH, l, sizeof l);
+  expect_answer(ls, SIMTY_CMD_LAUNCH, SIMTY_ST_OK);
+  uint8_t wp[8];
+  simty_put_u32(wp, 10000);
+  simty_put_u32(wp + 4, 0);
+  uint16_t ws = fw_host_send(&host, SIMTY_CMD_WAIT, wp, 8);
+  assert_false(fw_host_receive(&host, 100));
+  assert_true(fw.wait_parked);
+  fw_host_send_seq(&host, SIMTY_CMD_LAUNCH, ls, l, sizeof l);
+  expect_answer(ls, SIMTY_CMD_LAUNCH, SIMTY_ST_OK); /* not BUSY: cached */
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
+  fw_host_send_seq(&host, SIMTY_CMD_STATUS, (uint16_t)(host.seq + 1u),
+                   (uint8_t[4]){0}, 4);
+  expect_answer((uint16_t)(host.seq + 1u), SIMTY_CMD_STATUS,
+                SIMTY_ST_SEQUENCE);
+  assert_int_equal(detail(), host.seq);
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, ws, wp, 8); /* absorbed */
+  assert_false(fw_host_receive(&host, 100));
+  assert_true(fw.wait_parked);
+  uint16_t a = fw_host_send(&host, SIMTY_CMD_ABORT, NULL, 0);
+  expect_answer(ws, SIMTY_CMD_WAIT, SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  expect_answer(a, SIMTY_CMD_ABORT, SIMTY_ST_OK);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
+  /* The WAIT's answer is now cached like any other. */
+  fw_host_send_seq(&host, SIMTY_CMD_WAIT, ws, wp, 8);
+  expect_answer(ws, SIMTY_CMD_WAIT, SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+}
+
+/* Other engine shapes: a window of 3 (not a power of two) across the seq
+ * wrap, and a window of 1 (stop-and-wait, the nak slot is the only
+ * slot). */
+static void check_window(uint32_t tx_slots)
+{
+  const uint32_t win = tx_slots < FW_MAX_WINDOW ? tx_slots : FW_MAX_WINDOW;
+  mock_reset(4, 4);
+  mock.tx_slots = tx_slots;
+  fw_init(&fw);
+  fw_host_init(&host, &fw);
+  host.seq = 0xFFFC;
+  assert_int_equal(fw_host_open(&host, POLLS), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_INFO_WINDOW), win);
+  unsigned sent = 0, done = 0;
+  uint16_t first = host.seq;
+  uint8_t v[12];
+  while (done < 12) {
+    while (sent < 12 && sent - done < win) {
+      v[sent] = (uint8_t)(0x30 + sent);
+      send_write(SIMTY_DATA_BASE + sent, &v[sent], 1);
+      sent++;
+    }
+    expect_answer((uint16_t)(first + done), SIMTY_CMD_WRITE, SIMTY_ST_OK);
+    done++;
+  }
+  assert_memory_equal(mock.data, v, 12);
+  /* The last window's requests again: from the cache. */
+  for (unsigned i = 12 - win; i < 12; i++) {
+    uint8_t p[5];
+    simty_put_u32(p, SIMTY_DATA_BASE + i);
+    p[4] = v[i];
+    fw_host_send_seq(&host, SIMTY_CMD_WRITE, (uint16_t)(first + i), p, 5);
+    expect_answer((uint16_t)(first + i), SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  }
+  assert_int_equal(mock.copies, 12);
+  /* A corrupt frame, then the newest request again: cache intact. */
+  static uint8_t frame[64], wire[80];
+  size_t n = simty_frame_seal(frame, SIMTY_CMD_STATUS, host.seq, 0, 0);
+  frame[n - 1] ^= 1;
+  mock_uart_push(wire, simty_link_encode(frame, n, wire));
+  assert_true(fw_host_receive(&host, POLLS));
+  assert_int_equal(host.status, SIMTY_ST_BAD_CRC);
+  uint8_t p[5];
+  simty_put_u32(p, SIMTY_DATA_BASE + 11u);
+  p[4] = v[11];
+  fw_host_send_seq(&host, SIMTY_CMD_WRITE, (uint16_t)(first + 11u), p, 5);
+  expect_answer((uint16_t)(first + 11u), SIMTY_CMD_WRITE, SIMTY_ST_OK);
+  assert_int_equal(host.length, 0);
+  assert_int_equal(mock.copies, 12);
+  assert_int_equal(call(SIMTY_CMD_STATUS, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+}
+
+static void test_other_windows(void **state)
+{
+  (void)state;
+  check_window(3);
+  check_window(1);
+  check_window(8);
 }
 
 int main(void)
@@ -936,7 +1403,7 @@ int main(void)
       T(test_bad_requests),
       T(test_launch_waves),
       T(test_refill_with_slow_handshake),
-      T(test_refill_during_uart_burst),
+      T(test_refill_during_link_traffic),
       T(test_largest_launch_accepted),
       T(test_launch_checks),
       T(test_fault),
@@ -950,8 +1417,16 @@ int main(void)
       T(test_counters),
       T(test_reset),
       T(test_corrupt_frames),
-      T(test_uart_never_blocks),
+      T(test_tx_never_blocks),
       T(test_slow_reset),
+      T(test_window_in_order),
+      T(test_duplicate_within_window),
+      T(test_gap_answered_with_sequence),
+      T(test_info_resets_window),
+      T(test_crc_error_in_write_payload),
+      T(test_nak_keeps_cache),
+      T(test_wait_parked_in_window),
+      T(test_other_windows),
 #undef T
   };
   return cmocka_run_group_tests_name("firmware", tests, NULL, NULL);

@@ -3,7 +3,8 @@
 """bench_board.py - simulated board benchmarks (numbers, not a test):
 
 1. Link throughput: bulk WRITE then READ of SIZE bytes in max-size frames
-   through simty-sim, as payload bytes per second of wall-clock time and
+   through simty-sim, stop-and-wait and (WRITE-w, READ-w) with the
+   device's window of requests in flight, as payload bytes per second of wall-clock time and
    of simulated time (cycles / clock_hz), and as a share of the wire rate
    of the modelled UART (BAUD / 10 bytes/s for 8N1). Run unpaced (the
    byte bridge as fast as the firmware takes bytes), --paced (bytes no
@@ -54,27 +55,30 @@ def session(sim, body, extra=()):
     return result, wall, int(m.group(1)), float(m.group(2)), info
 
 
-def bulk_write(size):
+def bulk_write(size, window=False):
+    """Stop-and-wait, or with the device's window kept full."""
     def body(link, info):
         chunk = info["max_payload"] - 4
         data = bytes((i * 131 + 7) & 0xFF for i in range(chunk))
-        for off in range(0, size, chunk):
-            n = min(chunk, size - off)
-            r = link.write(DATA_BASE + off, data[:n])
-            if r.status != 0:
-                raise SystemExit("WRITE failed: %s" % r.status_name)
+        reqs = [("WRITE", struct.pack("<I", DATA_BASE + off) + data[:min(chunk, size - off)])
+                for off in range(0, size, chunk)]
+        rs = link.pipeline(reqs) if window else [link.request(*q) for q in reqs]
+        bad = [r.status_name for r in rs if r.status != 0]
+        if bad:
+            raise SystemExit("WRITE failed: %s" % bad[0])
         return link.bytes_sent
     return body
 
 
-def bulk_read(size):
+def bulk_read(size, window=False):
     def body(link, info):
         chunk = info["max_payload"]
-        for off in range(0, size, chunk):
-            n = min(chunk, size - off)
-            r = link.read(DATA_BASE + off, n)
-            if r.status != 0 or len(r.payload) != n:
-                raise SystemExit("READ failed: %s" % r.status_name)
+        reqs = [("READ", struct.pack("<II", DATA_BASE + off, min(chunk, size - off)))
+                for off in range(0, size, chunk)]
+        rs = link.pipeline(reqs) if window else [link.request(*q) for q in reqs]
+        if any(r.status != 0 or len(r.payload) != min(chunk, size - i * chunk)
+               for i, r in enumerate(rs)):
+            raise SystemExit("READ failed")
         return link.bytes_received
     return body
 
@@ -126,7 +130,9 @@ def main():
         base = base_cycles
         if flags == ("--uart-phy",):
             _, _, base, _, _ = session(a.sim, lambda link, info: None, flags)
-        for name, body in (("WRITE", bulk_write(a.size)), ("READ", bulk_read(a.size))):
+        for name, body in (("WRITE", bulk_write(a.size)), ("READ", bulk_read(a.size)),
+                           ("WRITE-w", bulk_write(a.size, True)),
+                           ("READ-w", bulk_read(a.size, True))):
             wire_bytes, wall, cycles, _, _ = session(a.sim, body, flags)
             sim_s = (cycles - base) / clk
             print("%-7s %-8s %10d %12.0f %12.0f %7.1f%% %10d" % (

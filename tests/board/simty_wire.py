@@ -5,7 +5,13 @@ board tests cross-check the firmware and driver/link/simty_link.c.
 
 Frames: 8-byte header (version, command, seq u16, length u16, status,
 reserved), payload, CRC-32 (IEEE, zlib's) of everything before it; on the
-wire 0x00, COBS(frame), 0x00. All fields little-endian."""
+wire 0x00, COBS(frame), 0x00. All fields little-endian.
+
+Protocol version 2: a session opens with INFO, which reports the device's
+window (requests a host may have outstanding). Link.request() is
+stop-and-wait (one request, its answer); Link.send() and Link.answer()
+put several requests in flight and collect their answers by (command,
+seq), and Link.pipeline() does both for a list of requests."""
 import os
 import select
 import socket
@@ -13,7 +19,7 @@ import struct
 import time
 import zlib
 
-VERSION = 1
+VERSION = 2
 HDR = struct.Struct("<BBHHBB")
 RESPONSE = 0x80
 
@@ -21,7 +27,7 @@ CMD = {"INFO": 0x01, "WRITE": 0x02, "READ": 0x03, "LAUNCH": 0x04, "STATUS": 0x05
        "WAIT": 0x06, "ABORT": 0x07, "COUNTERS": 0x08, "RESET": 0x09, "CONSOLE": 0x0A}
 ST = {"OK": 0, "BAD_CRC": 1, "BAD_LENGTH": 2, "BAD_VERSION": 3, "UNKNOWN_COMMAND": 4,
       "OUT_OF_RANGE": 5, "PROTECTED": 6, "BUSY": 7, "NO_LAUNCH": 8, "BAD_ARGUMENT": 9,
-      "STACK_OVERLAP": 10, "INTERNAL": 11}
+      "STACK_OVERLAP": 10, "INTERNAL": 11, "SEQUENCE": 12}
 ST_NAME = {v: k for k, v in ST.items()}
 STATE = {0: "IDLE", 1: "RUNNING", 2: "DONE", 3: "FAULT"}
 WANT_COUNTERS = 1
@@ -93,8 +99,15 @@ class LinkError(Exception):
     pass
 
 
+INFO_KEYS = ("proto_version", "counter_count", "max_payload", "warps", "lanes",
+             "code_base", "code_size", "data_base", "data_size", "clock_hz", "fw_version",
+             "baud", "window", "link_flags", "hw_version", "hw_build")
+LINK_FLAG_ENGINE = 1
+
+
 class Link:
-    """Stop-and-wait client over a connected stream socket."""
+    """Client over a connected stream socket: stop-and-wait by default
+    (request()), several requests in flight with send()/answer()."""
 
     def __init__(self, sock, timeout=30.0):
         self.sock = sock
@@ -104,6 +117,9 @@ class Link:
         self.rx = bytearray()
         self.frames = []
         self.discarded = []
+        self.outstanding = set()   # (response command, seq) sent, not yet collected
+        self.answers = {}          # answers to outstanding requests, not yet collected
+        self.window = 1            # from INFO
         self.bytes_sent = 0
         self.bytes_received = 0
 
@@ -159,31 +175,70 @@ class Link:
         self.seq = (self.seq + 1) & 0xFFFF
         return self.seq
 
-    def request(self, name, payload=b"", seq=None, timeout=None):
-        """One request, one response (no retransmission: a lost answer is a
-        test failure on a socket). Frames that do not answer this request
-        (command and seq) go to self.discarded."""
+    def send(self, name, payload=b"", seq=None, command=None):
+        """Sends one request without waiting; returns its seq. Its answer
+        is collected by answer(name, seq)."""
         seq = self.next_seq() if seq is None else seq
-        self.send_raw(wire(frame(CMD[name], seq, payload)))
-        while True:
-            r = self.receive(timeout)
+        cmd = CMD[name] if command is None else command
+        self.outstanding.add((cmd | RESPONSE, seq))
+        self.send_raw(wire(frame(cmd, seq, payload)))
+        return seq
+
+    def answer(self, name, seq, timeout=None, command=None):
+        """The answer to request (name, seq) sent earlier. Answers to other
+        outstanding requests are kept for their own answer() call; any
+        other frame goes to self.discarded."""
+        key = ((CMD[name] if command is None else command) | RESPONSE, seq)
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while key not in self.answers:
+            r = self.receive(max(0.0, deadline - time.monotonic()))
             if r is None:
+                self.outstanding.discard(key)
                 raise LinkError("no answer to %s (seq %d)" % (name, seq))
-            if r.command == CMD[name] | RESPONSE and r.seq == seq and r.version == VERSION:
-                return r
-            # Not ours (docs/protocol.md section 2: the host discards it);
-            # kept so that tests can check what else the device said.
-            self.discarded.append(r)
+            k = (r.command, r.seq)
+            if k in self.outstanding:
+                self.answers[k] = r
+            else:
+                # Not ours (docs/protocol.md section 2: the host discards
+                # it); kept so that tests can check what else the device said.
+                self.discarded.append(r)
+        self.outstanding.discard(key)
+        return self.answers.pop(key)
+
+    def request(self, name, payload=b"", seq=None, timeout=None):
+        """One request, one response (stop-and-wait; no retransmission: a
+        lost answer is a test failure on a socket)."""
+        seq = self.send(name, payload, seq)
+        return self.answer(name, seq, timeout)
+
+    def pipeline(self, requests, timeout=None):
+        """[(name, payload), ...] with up to self.window in flight: sends
+        while the window has room, collects answers in order; returns them."""
+        out, sent = [], []
+        for name, payload in requests:
+            if len(sent) - len(out) >= self.window:
+                out.append(self.answer(*sent[len(out)], timeout=timeout))
+            sent.append((name, self.send(name, payload)))
+        while len(out) < len(sent):
+            out.append(self.answer(*sent[len(out)], timeout=timeout))
+        return out
 
     # ---- commands ----
-    def info(self):
-        r = self.request("INFO")
+    def info(self, timeout=None):
+        """Opens a session: INFO (always executed by the device, it resets
+        its window); returns the fields as a dict and sets self.window."""
+        r = self.request("INFO", timeout=timeout)
+        if r.status == ST["BAD_VERSION"] or r.version != VERSION:
+            raise LinkError("the device speaks protocol %s, this test protocol %d: rebuild the "
+                            "board with this release's firmware and SoC"
+                            % (r.detail() if r.detail() is not None else r.version, VERSION))
         if r.status != 0:
             raise LinkError("INFO: %s" % r.status_name)
-        f = struct.unpack("<BBHHHIIIIII", r.payload)
-        keys = ("proto_version", "counter_count", "max_payload", "warps", "lanes",
-                "code_base", "code_size", "data_base", "data_size", "clock_hz", "fw_version")
-        return dict(zip(keys, f))
+        if len(r.payload) != 48:
+            raise LinkError("INFO payload is %d bytes, protocol 2 has 48" % len(r.payload))
+        i = dict(zip(INFO_KEYS, struct.unpack("<BBHHHIIIIIIIHHII", r.payload)))
+        self.window = max(1, i["window"])
+        return i
 
     def write(self, addr, data):
         return self.request("WRITE", struct.pack("<I", addr) + data)

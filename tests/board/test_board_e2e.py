@@ -5,6 +5,15 @@
 to build/bin/simty-sim running the real firmware on the real SoC and core.
 
 usage: test_board_e2e.py --sim BUILD/bin/simty-sim --kernels DIR [--vcd]
+                         [--config WxL] [--uart-phy] [--only TEST,...]
+
+Protocol 2: the session opens with INFO; test_engine_frames and
+test_window check the link engine and the window (garbage between
+frames, a frame cut short, a CRC error in a WRITE's payload, requests in
+flight, duplicates within the window, gaps answered SEQUENCE). An old
+board (protocol 1, or no link engine) fails the INFO check and the run
+stops there. `--sim build/bin/simty-mock-board --only ...` runs session
+tests against the firmware on the mock SoC (make mock-board).
 
 DIR holds fill.elf, spin.elf, fault.elf and chatty.elf (tests/board/kernels/, built
 with simty-cc). Every answer is checked; the exit status is the number
@@ -23,8 +32,8 @@ import time
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from board_elf import Kernel  # noqa: E402
-from simty_wire import (CMD, ST, WANT_CONSOLE, WANT_COUNTERS, Link,  # noqa: E402
-                        frame, parse_status, wire)
+from simty_wire import (CMD, LINK_FLAG_ENGINE, ST, VERSION, WANT_CONSOLE,  # noqa: E402
+                        WANT_COUNTERS, Link, LinkError, frame, parse_status, wire)
 
 SIMTY_CODE_BASE = 0x00010000
 SIMTY_DATA_BASE = 0x10000000
@@ -90,7 +99,7 @@ class Board:
 
     def __init__(self, link, kernels_dir):
         self.link = link
-        self.info = link.info()
+        self.info = link.info(timeout=20)
         self.kdir = kernels_dir
         self.loaded = None
         self.launches = 0
@@ -158,7 +167,10 @@ class Board:
 
 def test_info(b):
     i = b.info
-    check("INFO: protocol 1, 13 counters", i["proto_version"] == 1 and i["counter_count"] == 13, i)
+    check("INFO: protocol 2, 13 counters", i["proto_version"] == VERSION and i["counter_count"] == 13,
+          i)
+    check("INFO v2: the link engine handles frames, window 1..16, the link's rate",
+          i["link_flags"] & LINK_FLAG_ENGINE and 1 <= i["window"] <= 16 and i["baud"] > 0, i)
     want = (int(CONFIG[1]), int(CONFIG[3]))
     check("INFO: %d warps x %d lanes" % want, (i["warps"], i["lanes"]) == want, i)
     check("INFO: CODE and DATA from the memory map",
@@ -242,6 +254,16 @@ def test_bad_frames(b):
     check("unknown command answered UNKNOWN_COMMAND",
           r is not None and r.status == ST["UNKNOWN_COMMAND"] and r.detail() == 0x55,
           None if r is None else r.status_name)
+    # A protocol 1 host: BAD_VERSION in the device's version, nothing run,
+    # the window untouched (the next seq still runs).
+    link.send_raw(wire(frame(CMD["INFO"], 0x4242, version=1)))
+    r = link.receive()
+    check("a version 1 frame answered BAD_VERSION, detail 2",
+          r is not None and r.status == ST["BAD_VERSION"] and r.version == VERSION
+          and r.seq == 0x4242 and r.detail() == VERSION,
+          None if r is None else (r.status_name, r.version, r.seq, r.detail()))
+    r = link.status()
+    check("the window goes on after the foreign frame", r.status == 0, r.status_name)
 
 
 def test_launch(b):
@@ -394,6 +416,151 @@ def test_reset(b):
     b.run_fill(20, 5, "launch after RESET")
 
 
+
+# ---- protocol 2: the link engine and the window ----
+
+def poison(b, addr, n, byte=0xEE):
+    r = b.link.write(addr, bytes([byte]) * n)
+    check("poison %d bytes at %#x" % (n, addr), r.status == 0, r.status_name)
+
+
+def read_back(b, addr, n, seq=None):
+    """READ with the next seq, or with `seq` (one the device never ran)."""
+    r = b.link.request("READ", struct.pack("<II", addr, n), seq=seq)
+    return r.payload if r.status == 0 else (r.status_name, r.detail())
+
+
+def test_engine_frames(b):
+    """Garbage between frames, a frame cut short, a CRC error in a WRITE's
+    payload: typed errors, nothing executed, the window goes on."""
+    link = b.link
+    area = SIMTY_DATA_BASE + 0x30000
+    poison(b, area, 64)
+    link.discarded.clear()
+    # Garbage (no zero in it, and runts) between two WRITEs in flight.
+    junk = bytes(random.Random(11).randrange(1, 256) for _ in range(200))
+    s1 = link.send("WRITE", struct.pack("<I", area) + b"first")
+    link.send_raw(b"\x00" + junk + b"\x00\x01\x02\x00\x05\x05\x00")
+    s2 = link.send("WRITE", struct.pack("<I", area + 8) + b"second")
+    r1, r2 = link.answer("WRITE", s1, timeout=20), link.answer("WRITE", s2, timeout=20)
+    check("garbage between frames: both WRITEs answered OK", r1.status == 0 and r2.status == 0,
+          (r1.status_name, r2.status_name))
+    check("garbage between frames: answered by errors at most, never executed",
+          all(d.status in (ST["BAD_CRC"], ST["BAD_LENGTH"]) for d in link.discarded),
+          [(d.command, d.seq, d.status_name) for d in link.discarded])
+    got = read_back(b, area, 14)
+    check("garbage between frames: the data of both WRITEs",
+          got == b"first\xee\xee\xeesecond", got)
+
+    # A frame cut short: its last bytes never arrive, the next zero ends it.
+    seq = link.next_seq()
+    w = wire(frame(CMD["WRITE"], seq, struct.pack("<I", area + 20) + b"cut short"))
+    link.send_raw(w[:-4] + b"\x00")
+    r = link.receive(timeout=20)
+    check("a frame cut short answered BAD_LENGTH with its seq",
+          r is not None and r.status == ST["BAD_LENGTH"] and r.seq == seq
+          and r.command == CMD["WRITE"] | 0x80,
+          None if r is None else (r.status_name, r.seq))
+    got = read_back(b, area + 20, 9, seq=seq)   # the WRITE never ran: its seq is free
+    check("a frame cut short is not executed", got == b"\xee" * 9, got)
+
+    # A CRC error in a WRITE's payload, then a READ with the same seq (the
+    # device never ran that request, so the seq is still the one it expects).
+    seq = link.next_seq()
+    plain = bytearray(frame(CMD["WRITE"], seq, struct.pack("<I", area + 32) + b"Z" * 24))
+    plain[8 + 4 + 10] ^= 0x08                   # one bit flips in the data
+    link.send_raw(wire(bytes(plain)))
+    r = link.receive(timeout=20)
+    check("a CRC error in a WRITE's payload answered BAD_CRC with its seq",
+          r is not None and r.status == ST["BAD_CRC"] and r.seq == seq
+          and r.detail() == len(plain),
+          None if r is None else (r.status_name, r.seq, r.detail()))
+    got = read_back(b, area + 32, 24, seq=seq)
+    check("then READ shows nothing was written", got == b"\xee" * 24, got)
+
+
+def test_window(b):
+    """Requests in flight: executed and answered in order, duplicates from
+    the cache, gaps answered SEQUENCE."""
+    link, win = b.link, b.info["window"]
+    area = SIMTY_DATA_BASE + 0x40000
+    mp = b.info["max_payload"]
+    # Several WRITEs then READs in flight, the window kept full.
+    rng = random.Random(12)
+    blob = bytes(rng.randrange(256) for _ in range(6 * (mp - 4) + 321))
+    chunks = [(off, blob[off:off + mp - 4]) for off in range(0, len(blob), mp - 4)]
+    reqs = [("WRITE", struct.pack("<I", area + off) + data) for off, data in chunks]
+    reqs += [("READ", struct.pack("<II", area + off, len(data))) for off, data in chunks]
+    t0 = time.monotonic()
+    rs = link.pipeline(reqs, timeout=60)
+    wall = time.monotonic() - t0
+    check("pipelined: %d WRITEs then %d READs, %d in flight, all OK"
+          % (len(chunks), len(chunks), win), all(r.status == 0 for r in rs),
+          [r.status_name for r in rs])
+    got = b"".join(r.payload for r in rs[len(chunks):])
+    check("pipelined: the READs return what the WRITEs before them wrote (%.1f s)" % wall,
+          got == blob, len(got))
+    # Two WRITEs and two READs of the same bytes in one window: in order.
+    a = area + 0x8000
+    if win >= 4:
+        rs = link.pipeline([("WRITE", struct.pack("<I", a) + b"one!"),
+                            ("READ", struct.pack("<II", a, 4)),
+                            ("WRITE", struct.pack("<I", a) + b"two!"),
+                            ("READ", struct.pack("<II", a, 4))])
+        check("one window: WRITE, READ, WRITE, READ run in order",
+              [r.payload for r in rs] == [b"", b"one!", b"", b"two!"],
+              [(r.status_name, r.payload) for r in rs])
+
+    # A duplicate within the window: answered from the cache, not run again.
+    p1 = struct.pack("<I", a) + b"AAAA"
+    s1 = link.send("WRITE", p1)
+    s2 = link.send("WRITE", struct.pack("<I", a) + b"BBBB")
+    r1, r2 = link.answer("WRITE", s1), link.answer("WRITE", s2)
+    check("duplicate: two WRITEs to the same word", r1.status == 0 and r2.status == 0)
+    r = link.request("WRITE", p1, seq=s1)      # the host lost r1: sends s1 again
+    check("duplicate within the window answered OK from the cache", r.status == 0
+          and r.seq == s1 and r.plain == r1.plain, r.status_name)
+    got = read_back(b, a, 4)
+    check("duplicate WRITE not written twice", got == b"BBBB", got)
+    k = b.load("fill")
+    args = b.heap()
+    out = args + 16
+    link.write(args, struct.pack("<III", 8, 3, out))
+    lp = struct.pack("<IIIIQB7x", k.entry, 8, args, out + 32, 0, 10)
+    ls = link.send("LAUNCH", lp)
+    rl = link.answer("LAUNCH", ls)
+    r = link.request("LAUNCH", lp, seq=ls)
+    if check("LAUNCH accepted", rl.status == 0, rl.status_name):
+        b.launches += 1
+    check("duplicate LAUNCH answered from the cache: same launch id, not BUSY",
+          r.status == 0 and r.payload == rl.payload, (r.status_name, r.payload, rl.payload))
+    rec, _ = b.wait_end(0)
+    check("duplicate LAUNCH: launched once",
+          rec is not None and rec["launch_id"] == b.launches and rec["state"] == "DONE", rec)
+
+    # A gap: the request after a lost one is answered SEQUENCE, detail the
+    # seq the device expects; nothing runs until the host goes back to it.
+    lost = link.next_seq()
+    p = struct.pack("<I", a) + b"GAP!"
+    s = link.send("WRITE", p, seq=(lost + 1) & 0xFFFF)
+    r = link.answer("WRITE", s, timeout=20)
+    check("a gap answered SEQUENCE naming the expected seq",
+          r.status == ST["SEQUENCE"] and r.detail() == lost, (r.status_name, r.detail(), lost))
+    got = read_back(b, a, 4, seq=lost)          # the host fills the gap
+    check("the request after the gap did not run", got == b"BBBB", got)
+    r = link.request("WRITE", p, seq=s)
+    link.seq = s
+    check("the same request in order runs", r.status == 0 and read_back(b, a, 4) == b"GAP!",
+          r.status_name)
+    # INFO resets the window: an old seq is out of order afterwards.
+    again = link.info()
+    check("INFO again: same device", again["warps"] == b.info["warps"])
+    r = link.request("WRITE", p, seq=s)
+    check("after INFO an old seq is out of order (SEQUENCE), not answered from a cache",
+          r.status == ST["SEQUENCE"] and r.detail() == (link.seq + 1) & 0xFFFF,
+          (r.status_name, r.detail()))
+
+
 def test_tcp(sim):
     proc = subprocess.Popen([sim, "--port", "0", *CONFIG], stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
@@ -404,7 +571,8 @@ def test_tcp(sim):
     sock = socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=30)
     link = Link(sock)
     info = link.info()
-    check("INFO over TCP", info["proto_version"] == 1 and info["warps"] == int(CONFIG[1]), info)
+    check("INFO over TCP", info["proto_version"] == VERSION and info["warps"] == int(CONFIG[1]),
+          info)
     rc, err = stop_sim(link, proc)
     report = re.search(r"(\d+) cycles in [\d.]+ s \((\d+) cycles/s\)", err)
     check("simty-sim exits 0 when the host closes, with a cycle report",
@@ -439,7 +607,7 @@ def test_vcd(sim):
         link, proc = start_sim(sim, ("--vcd", path))
         info = link.info()
         rc, err = stop_sim(link, proc)
-        ok = rc == 0 and info["proto_version"] == 1 and os.path.exists(path)
+        ok = rc == 0 and info["proto_version"] == VERSION and os.path.exists(path)
         defs, changes = False, 0
         if ok:
             with open(path, errors="replace") as f:
@@ -462,17 +630,34 @@ def main():
     ap.add_argument("--config", default="4x4", help="WARPSxLANES of the board")
     ap.add_argument("--uart-phy", action="store_true",
                     help="the board with the real UART PHY (bytes cross as bits)")
+    ap.add_argument("--only", help="comma-separated session tests to run (e.g. "
+                    "test_engine_frames,test_window), and nothing else")
     a = ap.parse_args()
     w, l = a.config.split("x")
     CONFIG[:] = ["--warps", w, "--lanes", l] + (["--uart-phy"] if a.uart_phy else [])
 
-    if not a.uart_phy:
+    if not a.uart_phy and not a.only:
         test_cli(a.sim)
     t0 = time.monotonic()
     link, proc = start_sim(a.sim)
-    b = Board(link, a.kernels)
-    for t in (test_info, test_write_read, test_rejected, test_bad_frames, test_launch,
-              test_abort, test_timeout, test_fault, test_console_flood, test_reset):
+    try:
+        b = Board(link, a.kernels)
+    except (LinkError, OSError) as e:
+        # An old board (protocol 1, or no link engine): fail, don't hang.
+        check("INFO opens a protocol %d session" % VERSION, False, e)
+        proc.kill()
+        stop_sim(link, proc)
+        print("board-e2e: %d failure(s)" % failures)
+        return 1
+    tests = (test_info, test_write_read, test_rejected, test_bad_frames, test_engine_frames,
+             test_window, test_launch, test_abort, test_timeout, test_fault,
+             test_console_flood, test_reset)
+    if a.only:
+        names = a.only.split(",")
+        tests = [t for t in tests if t.__name__ in names]
+        if len(tests) != len(names):
+            ap.error("--only: unknown test in %s" % a.only)
+    for t in tests:
         try:
             t(b)
         except Exception as e:   # a dead link or a malformed answer fails the test, not the run
@@ -481,9 +666,9 @@ def main():
     check("simty-sim exits 0 at the end of the session", rc == 0, (rc, err[-300:]))
     print("session: %.1f s wall; %s" % (time.monotonic() - t0, err.strip().splitlines()[-1]
                                         if err.strip() else "no report"))
-    if not a.uart_phy:
+    if not a.uart_phy and not a.only:
         test_tcp(a.sim)
-    if a.vcd:
+    if a.vcd and not a.only:
         test_vcd(a.sim)
     print("board-e2e: %d failure(s)" % failures)
     return 1 if failures else 0
