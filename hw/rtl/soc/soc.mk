@@ -84,7 +84,7 @@ soc-mmio-test: $(SOC_MMIO_TB)
 
 # ---- lint: every SoC module alone, verilator -Wall, no waiver file ----
 SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart \
-  simty_mmio simty_ram_be
+  simty_mmio simty_ram_be simty_link_engine
 
 .PHONY: soc-lint
 soc-lint: $(ARCH_VH)
@@ -127,7 +127,8 @@ SIM_BOARD_BAUD ?= 1000000
 SIM_BOARD_FW_SIZE ?= $(shell printf '%d' $(or $(FW_RAM_SIZE),32768))
 SIM_BOARD_JOBS ?= 2
 SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
-  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v)
+  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v \
+  simty_link_engine.v)
 SIM_BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(filter-out %_tb.v,$(wildcard hw/rtl/core/*.v)))
 SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o
 
