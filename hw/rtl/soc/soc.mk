@@ -82,6 +82,32 @@ $(SOC_MMIO_TB): $(SOC_SIM_DIR)/simty_mmio_tb.v $(SOC_RTL_DIR)/simty_mmio.v $(SOC
 soc-mmio-test: $(SOC_MMIO_TB)
 	$(SOC_MMIO_TB)
 
+# ---- link engine bench (suite link-engine): C++ harness with the C codec
+# of driver/link as the reference ----
+SOC_LINK_OUT := $(SOC_OUT)/link
+SOC_LINK_TB := $(SOC_LINK_OUT)/Vsimty_link_engine_tb
+SOC_LINK_RTL := $(addprefix $(SOC_RTL_DIR)/,simty_link_engine.v simty_ram_be.v simty_uart.v \
+  simty_uart_rx.v simty_uart_tx.v simty_fifo.v)
+
+$(SOC_LINK_OUT)/simty_link.o: driver/link/simty_link.c driver/link/simty_link.h \
+    driver/link/simty_proto.h | $(SOC_LINK_OUT)/
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Idriver/link -c -o $@ $<
+
+$(SOC_LINK_TB): $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_SIM_DIR)/simty_link_engine_tb.cpp \
+    $(SOC_LINK_RTL) $(SOC_LINK_OUT)/simty_link.o firmware/simty_mmio.h $(ARCH_VH)
+	$(VERILATOR) --cc --exe --build -O3 --x-assign fast --x-initial fast -Wall \
+	  -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(CURDIR)/driver/link -I$(CURDIR)/firmware" \
+	  -MAKEFLAGS "-s OPT_FAST=-O2" -I$(BUILD)/gen -Mdir $(SOC_LINK_OUT)/obj \
+	  --top-module simty_link_engine_tb -o $(abspath $@) \
+	  $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_LINK_RTL) \
+	  $(abspath $(SOC_SIM_DIR)/simty_link_engine_tb.cpp) $(abspath $(SOC_LINK_OUT)/simty_link.o) >/dev/null
+
+.PHONY: test-link-engine
+test-link-engine: $(SOC_LINK_TB)
+	$(SOC_LINK_TB)
+
+TEST_SUITES += link-engine
+
 # ---- lint: every SoC module alone, verilator -Wall, no waiver file ----
 SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart \
   simty_mmio simty_ram_be simty_link_engine
