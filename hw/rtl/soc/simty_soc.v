@@ -42,6 +42,8 @@ module simty_soc #(
   parameter integer PHY = 1,                    // 1 = UART, 0 = byte bridge
   parameter integer LINK_FIFO_DEPTH = 512,
   parameter integer CONSOLE_DEPTH = 512,
+  parameter integer LINK_ENGINE = 1,            // 0: no link engine, no LINKBUF
+                                                // (its registers read 0)
   parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
   parameter [31:0]  HW_VERSION = 32'd0,         // major<<16 | minor<<8 | patch
@@ -250,7 +252,10 @@ module simty_soc #(
   // The link engine's copy master (m_*): only while copy_busy, only in
   // cycles the core leaves the RAM; the controller waits meanwhile.
   wire        m_re, m_rcode, m_wcode;
-  wire [31:0] m_raddr, m_waddr, m_wdata, m_rdata;
+  wire [31:0] m_raddr, m_waddr, m_wdata;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] m_rdata;   // unused when LINK_ENGINE = 0
+  /* verilator lint_on UNUSEDSIGNAL */
   wire [3:0]  m_we;
   wire m_code_re = m_re & m_rcode;
   wire m_data_re = m_re & ~m_rcode;
@@ -366,22 +371,43 @@ module simty_soc #(
     .uart_frame_err_i(rx_frame_err), .uart_clear_o(uart_clear)
   );
 
-  simty_link_engine #(
-    .RX_SLOTS(LINK_RX_SLOTS), .TX_SLOTS(LINK_TX_SLOTS),
-    .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
-  ) u_engine (
-    .clk_i(clk_i), .rst_i(rst_i),
-    .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_addr[7:0]), .reg_wstrb_i(cpu_wstrb),
-    .reg_wdata_i(cpu_wdata), .reg_rdata_o(linkreg_rdata), .enable_o(link_enable),
-    .lb_req_i(grant & hit_linkbuf), .lb_addr_i({cpu_addr[14:2], 2'b00}),
-    .lb_wstrb_i(cpu_wstrb), .lb_wdata_i(cpu_wdata), .lb_rdata_o(linkbuf_rdata),
-    .copy_busy_o(copy_busy),
-    .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_rx_pop),
-    .tx_push_o(eng_tx_push), .tx_data_o(eng_tx_data), .tx_full_i(tx_full),
-    .code_free_i(~imem_en), .data_free_i(~dmem_en),
-    .m_re_o(m_re), .m_rcode_o(m_rcode), .m_raddr_o(m_raddr), .m_rdata_i(m_rdata),
-    .m_we_o(m_we), .m_wcode_o(m_wcode), .m_waddr_o(m_waddr), .m_wdata_o(m_wdata)
-  );
+  generate
+    if (LINK_ENGINE != 0) begin : gen_engine
+      simty_link_engine #(
+        .RX_SLOTS(LINK_RX_SLOTS), .TX_SLOTS(LINK_TX_SLOTS),
+        .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
+      ) u_engine (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_addr[7:0]), .reg_wstrb_i(cpu_wstrb),
+        .reg_wdata_i(cpu_wdata), .reg_rdata_o(linkreg_rdata), .enable_o(link_enable),
+        .lb_req_i(grant & hit_linkbuf), .lb_addr_i({cpu_addr[14:2], 2'b00}),
+        .lb_wstrb_i(cpu_wstrb), .lb_wdata_i(cpu_wdata), .lb_rdata_o(linkbuf_rdata),
+        .copy_busy_o(copy_busy),
+        .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_rx_pop),
+        .tx_push_o(eng_tx_push), .tx_data_o(eng_tx_data), .tx_full_i(tx_full),
+        .code_free_i(~imem_en), .data_free_i(~dmem_en),
+        .m_re_o(m_re), .m_rcode_o(m_rcode), .m_raddr_o(m_raddr), .m_rdata_i(m_rdata),
+        .m_we_o(m_we), .m_wcode_o(m_wcode), .m_waddr_o(m_waddr), .m_wdata_o(m_wdata)
+      );
+    end else begin : gen_no_engine
+      // Small boards (iCE40: LINKBUF alone is 48 block RAMs): the v1 link
+      // through UART_DATA only; LINK_INFO reads 0.
+      assign linkreg_rdata = 32'd0;
+      assign link_enable = 1'b0;
+      assign linkbuf_rdata = 32'd0;
+      assign copy_busy = 1'b0;
+      assign eng_rx_pop = 1'b0;
+      assign eng_tx_push = 1'b0;
+      assign eng_tx_data = 8'd0;
+      assign m_re = 1'b0;
+      assign m_rcode = 1'b0;
+      assign m_raddr = 32'd0;
+      assign m_we = 4'd0;
+      assign m_wcode = 1'b0;
+      assign m_waddr = 32'd0;
+      assign m_wdata = 32'd0;
+    end
+  endgenerate
   assign rx_pop = link_enable ? eng_rx_pop : mmio_rx_pop;
   assign tx_push = link_enable ? eng_tx_push : mmio_tx_push;
   assign tx_data = link_enable ? eng_tx_data : mmio_tx_data;

@@ -110,9 +110,28 @@ $(SOC_LINK_TB): $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_SIM_DIR)/simty_link_
 	  $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_LINK_RTL) \
 	  $(abspath $(SOC_SIM_DIR)/simty_link_engine_tb.cpp) $(abspath $(SOC_LINK_OUT)/simty_link.o) >/dev/null
 
-.PHONY: test-link-engine
-test-link-engine: $(SOC_LINK_TB)
+# The engine in the real SoC: a controller program (link_echo/echo.c)
+# answers frames through the engine on the simulated board, byte bridge
+# and UART PHY.
+SOC_ECHO_DIR := $(SOC_SIM_DIR)/link_echo
+SOC_ECHO_HEX := $(SOC_LINK_OUT)/echo.hex
+
+$(SOC_LINK_OUT)/echo.elf: $(SOC_ECHO_DIR)/echo.c $(SOC_ECHO_DIR)/link.ld $(SOC_SIM_DIR)/cpu/start.S \
+    firmware/simty_mmio.h hw/arch/simty_arch.h | $(SOC_LINK_OUT)/
+	$(RISCV_CC) -march=rv32i -mabi=ilp32 -O2 -nostdlib -ffreestanding -Wall -Wextra -Werror \
+	  -Wl,--no-warn-rwx-segments -T $(SOC_ECHO_DIR)/link.ld -Ihw/arch -Ifirmware \
+	  -o $@ $(SOC_SIM_DIR)/cpu/start.S $(SOC_ECHO_DIR)/echo.c -lgcc
+
+$(SOC_ECHO_HEX): $(SOC_LINK_OUT)/echo.elf
+	$(call soc_hex,$<,$@)
+
+.PHONY: test-link-engine link-echo-test
+test-link-engine: $(SOC_LINK_TB) link-echo-test
 	$(SOC_LINK_TB)
+
+link-echo-test: simty-sim simty-sim-4x4-uart $(SOC_ECHO_HEX)
+	python3 $(SOC_ECHO_DIR)/link_echo_test.py --sim $(SIMTY_SIM) --fw $(SOC_ECHO_HEX)
+	python3 $(SOC_ECHO_DIR)/link_echo_test.py --sim $(SIMTY_SIM) --fw $(SOC_ECHO_HEX) --uart-phy
 
 TEST_SUITES += link-engine
 
@@ -131,7 +150,7 @@ soc-lint: $(ARCH_VH)
 	@# The whole SoC with the core, in several shapes; soc_lint.vlt leaves
 	@# the core's own files to the core's lint suite.
 	@for params in "" "-GPHY=0" "-GWARPS=1 -GLANES=1" "-GWARPS=8 -GLANES=8" \
-	    "-GWARPS=2 -GLANES=32"; do \
+	    "-GWARPS=2 -GLANES=32" "-GLINK_ENGINE=0" "-GLINK_RX_SLOTS=3 -GLINK_TX_SLOTS=3"; do \
 	  $(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
 	    --top-module simty_soc $$params $(SOC_RTL_DIR)/soc_lint.vlt \
 	    $(SOC_RTL_DIR)/simty_soc.v || exit 1; \

@@ -42,6 +42,8 @@ if [ "$what" = blocks ]; then
     $rtl/simty_uart_tx.v $rtl/simty_fifo.v
   chparams="-chparam CONSOLE_DEPTH 64"
   synth mmio_4x4 simty_mmio $rtl/simty_mmio.v $rtl/simty_fifo.v
+  chparams=""
+  synth link_engine simty_link_engine $rtl/simty_link_engine.v $rtl/simty_ram_be.v
   exit 0
 fi
 
