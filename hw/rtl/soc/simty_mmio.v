@@ -2,7 +2,10 @@
 // simty_mmio.v - the controller's register block at SIMTY_MMIO_BASE: a
 // plain register view of the Simty core (launch inputs, dispatch port,
 // busy bits, fault record, halt, counters, console FIFO), the core reset,
-// the 64-bit timer, the host UART and the configuration (INFO) registers.
+// the 64-bit timer, the host UART, the configuration (INFO) registers and
+// the SoC's identification (HW_VERSION, HW_BUILD, LINK_BAUD). Offsets
+// 0x100..0x1FF belong to the link engine (simty_link_engine), which the
+// SoC decodes and answers; this block ignores them.
 // Offsets and meanings are those of firmware/simty_mmio.h and docs/soc.md.
 //
 // Bus: req_i is high for exactly one cycle per access (the SoC's decoder

@@ -2,8 +2,10 @@
 // simty_soc.v - the Simty SoC that every board and the simulated board
 // use: the Simty core, the controller core running the firmware, the
 // firmware, code and data RAMs from the one memory map (simty_arch.vh),
-// the MMIO register block and the host link (UART pins, or a byte bridge
-// when PHY = 0: the only difference of the simulated board).
+// the MMIO register block, the link engine (simty_link_engine: frames,
+// CRC and copies in hardware, off until the firmware enables it) and the
+// host link (UART pins, or a byte bridge when PHY = 0: the only
+// difference of the simulated board).
 //
 // Memory ports:
 //   FW RAM    controller only (code, data, stack of the firmware).
@@ -24,8 +26,10 @@
 // Controller bus: every access takes two cycles (request, then ready with
 // data), whatever the target, except that a CTR_LO read of a core counter
 // waits (no grant) until the core's registered counter port holds the
-// selected counter (simty_mmio wait_o, at most about 14 cycles). Addresses outside FW, CODE, DATA and MMIO
-// read 0 and ignore writes.
+// selected counter (simty_mmio wait_o, at most about 14 cycles), and
+// CODE, DATA and LINKBUF accesses wait while a link-engine copy runs.
+// Addresses outside FW, CODE, DATA, MMIO and LINKBUF read 0 and ignore
+// writes.
 // Reset: synchronous, active high (rst_i), everywhere.
 `default_nettype none
 
