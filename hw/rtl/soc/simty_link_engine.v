@@ -358,11 +358,11 @@ module simty_link_engine #(
   wire [31:0] tcrc_out = ~tcrc_q;
   wire scan_end = (sp_q == tn) | (run_q == 8'd254);
   wire [12:0] rd_off = ((tstate_q == T_SCAN_RD) | (tstate_q == T_SCAN_USE)) ? sp_q : pos_q;
-  assign tx_rd = enable_q & (((tstate_q == T_CRC_RD) & (pos_q != tlen_q)) |
-                             ((tstate_q == T_SCAN_RD) & ~scan_end) |
-                             ((tstate_q == T_DATA_RD) & (pos_q != sp_q)));
+  assign tx_rd = ((tstate_q == T_CRC_RD) & (pos_q != tlen_q)) |
+                 ((tstate_q == T_SCAN_RD) & ~scan_end) |
+                 ((tstate_q == T_DATA_RD) & (pos_q != sp_q));
   assign tx_raddr = tbase + {2'b00, rd_off};
-  assign tx_wr = enable_q & (tstate_q == T_CRC_WR);
+  assign tx_wr = tstate_q == T_CRC_WR;
   assign tx_waddr = tbase + {2'b00, tlen_q} + {13'd0, k_q};
   assign tx_wbyte = lane(tcrc_out, k_q);
   wire [7:0] tbyte = lane(lb_rdata, rd_off[1:0]);   // base is 16-aligned
@@ -395,12 +395,14 @@ module simty_link_engine #(
   assign tx_data_o = push_data;
   assign tx_done = push & (tstate_q == T_TAIL);
 
+  // ENABLE = 0 stops a send at its next push into the UART FIFO (and
+  // keeps a new one from starting); a read in flight always completes.
   always @(posedge clk_i) begin
     if (rst_i | soft_reset) begin
       tstate_q <= T_IDLE;
-    end else if (enable_q) begin
+    end else begin
       case (tstate_q)
-        T_IDLE: if (q_count_q != 4'd0) begin
+        T_IDLE: if (enable_q & (q_count_q != 4'd0)) begin
           tslot_q <= q_slot_q[q_head_q];
           tlen_q <= q_len_q[q_head_q];
           pos_q <= 13'd0;
