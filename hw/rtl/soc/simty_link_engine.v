@@ -102,7 +102,7 @@ module simty_link_engine #(
   localparam integer LB_WORDS = SLOTS * STRIDE / 4;
   localparam integer LB_AW = $clog2(LB_WORDS);
   localparam [12:0] CAP = 13'd4108;               // 8 + 4096 + 4
-  localparam [12:0] MAX_L = CAP - 13'd4;          // TX_SEND length limit
+  localparam [12:0] MAX_L = 13'd4108;             // TX_SEND limit: stride - 4
   localparam [31:0] RESIDUE = 32'hDEBB20E3;
   localparam integer RSW = (RX_SLOTS > 1) ? $clog2(RX_SLOTS) : 1;
   localparam integer TSW = (TX_SLOTS > 1) ? $clog2(TX_SLOTS) : 1;

@@ -576,6 +576,27 @@ void test_copy(Bench &tb) {
               copies, (double)copy_bytes / (double)copy_cycles, (unsigned long long)took);
 }
 
+// LINK_TX_SEND limits: L up to the slot stride - 4 is sent, a longer L
+// or a slot past the TX slots is dropped.
+void test_send_limits(Bench &tb) {
+  std::vector<uint8_t> f = make_frame(STRIDE - 4u - 8u - 4u + 4u, 3, 77);  // L = 4108
+  CHECK(f.size() - 4 == STRIDE - 4u, "frame of L = stride - 4");
+  tb.write_bytes(LB + (RX_SLOTS + 2) * STRIDE, f.data(), f.size() - 4);
+  tb.set(SIMTY_MMIO_LINK_TX_SEND, ((STRIDE - 4u) << SIMTY_LINK_TX_LEN_SHIFT) | 2u);
+  unsigned n = 0;
+  while (!(tb.reg(SIMTY_MMIO_LINK_TX_STATUS) & SIMTY_LINK_TX_IDLE) && n++ < 200000u) tb.idle(20);
+  tb.idle(100);
+  CHECK(tb.tx_out == encode(f), "L = %u sent", STRIDE - 4u);
+  tb.tx_out.clear();
+  tb.set(SIMTY_MMIO_LINK_TX_SEND, ((STRIDE - 3u) << SIMTY_LINK_TX_LEN_SHIFT) | 2u);
+  tb.set(SIMTY_MMIO_LINK_TX_SEND, (20u << SIMTY_LINK_TX_LEN_SHIFT) | TX_SLOTS);
+  CHECK(tb.reg(SIMTY_MMIO_LINK_TX_STATUS) == SIMTY_LINK_TX_IDLE && tb.reg(SIMTY_MMIO_LINK_TX_BUSY) == 0,
+        "L > stride - 4 and slot >= TX_SLOTS dropped");
+  tb.idle(500);
+  CHECK(tb.tx_out.empty(), "nothing sent for dropped sends");
+  std::printf("part: TX_SEND limits\n");
+}
+
 void test_tx_rate(Bench &tb) {
   // Cycles per wire byte of TX with the host always ready (FIFO of 16).
   std::vector<uint8_t> f = make_frame(4096, 3, 1);
@@ -607,6 +628,7 @@ int main(int argc, char **argv) {
   test_reset(tb, ref);
   test_pause(tb, ref);
   test_copy(tb);
+  test_send_limits(tb);
   test_tx_rate(tb);
   {
     // RX rate: a 4096-byte frame from a host that never pauses.
