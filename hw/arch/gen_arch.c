@@ -23,6 +23,9 @@ static void emit_verilog(void)
   printf("localparam [31:0] SIMTY_CONSOLE_ADDR = 32'h%08x;\n", SIMTY_CONSOLE_ADDR);
   printf("localparam [31:0] SIMTY_MMIO_BASE = 32'h%08x;\n", SIMTY_MMIO_BASE);
   printf("localparam [31:0] SIMTY_MMIO_WINDOW = 32'h%08x;\n", SIMTY_MMIO_WINDOW);
+  printf("localparam [31:0] SIMTY_LINKBUF_BASE = 32'h%08x;\n", SIMTY_LINKBUF_BASE);
+  printf("localparam [31:0] SIMTY_LINKBUF_WINDOW = 32'h%08x;\n", SIMTY_LINKBUF_WINDOW);
+  printf("localparam integer SIMTY_LINK_SLOT_BYTES = %u;\n", SIMTY_LINK_SLOT_BYTES);
   printf("localparam [11:0] SIMTY_CSR_MHARTID = 12'h%03x;\n", SIMTY_CSR_MHARTID);
   printf("localparam [11:0] SIMTY_CSR_TID = 12'h%03x;\n", SIMTY_CSR_TID);
   printf("localparam [11:0] SIMTY_CSR_NTHREADS = 12'h%03x;\n", SIMTY_CSR_NTHREADS);

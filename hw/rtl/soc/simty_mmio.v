@@ -2,7 +2,10 @@
 // simty_mmio.v - the controller's register block at SIMTY_MMIO_BASE: a
 // plain register view of the Simty core (launch inputs, dispatch port,
 // busy bits, fault record, halt, counters, console FIFO), the core reset,
-// the 64-bit timer, the host UART and the configuration (INFO) registers.
+// the 64-bit timer, the host UART, the configuration (INFO) registers and
+// the SoC's identification (HW_VERSION, HW_BUILD, LINK_BAUD). Offsets
+// 0x100..0x1FF belong to the link engine (simty_link_engine), which the
+// SoC decodes and answers; this block ignores them.
 // Offsets and meanings are those of firmware/simty_mmio.h and docs/soc.md.
 //
 // Bus: req_i is high for exactly one cycle per access (the SoC's decoder
@@ -27,6 +30,9 @@ module simty_mmio #(
   parameter [31:0]  CLK_HZ = 32'd12_000_000,
   parameter integer CONSOLE_DEPTH = 512,   // console records buffered
   parameter integer RESET_CYCLES = 8,      // core reset pulse length
+  parameter [31:0]  HW_VERSION = 32'd0,    // HW_VERSION register
+  parameter [31:0]  HW_BUILD = 32'd0,      // HW_BUILD register
+  parameter [31:0]  BAUD = 32'd0,          // LINK_BAUD register
   parameter integer WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1
 ) (
   input  wire                 clk_i,
@@ -97,7 +103,8 @@ module simty_mmio #(
                    R_CTR_CLEAR = 6'h23,
                    R_CON_STATUS = 6'h24, R_CON_TID = 6'h25, R_CON_DATA = 6'h26,
                    R_TIMER_LO = 6'h28, R_TIMER_HI = 6'h29,
-                   R_UART_DATA = 6'h2C, R_UART_STATUS = 6'h2D;
+                   R_UART_DATA = 6'h2C, R_UART_STATUS = 6'h2D,
+                   R_HW_VERSION = 6'h30, R_HW_BUILD = 6'h31, R_LINK_BAUD = 6'h32;
   localparam [31:0] ID_VALUE = 32'h5349_4D54;   // "SIMT"
   localparam integer RC_BITS = $clog2(RESET_CYCLES + 1);
   localparam integer CON_LW = $clog2(CONSOLE_DEPTH) + 2;
@@ -234,6 +241,9 @@ module simty_mmio #(
       R_CODE_SIZE: rdata_d = CODE_SIZE;
       R_DATA_SIZE: rdata_d = DATA_SIZE;
       R_CLOCK_HZ: rdata_d = CLK_HZ;
+      R_HW_VERSION: rdata_d = HW_VERSION;
+      R_HW_BUILD: rdata_d = HW_BUILD;
+      R_LINK_BAUD: rdata_d = BAUD;
       R_CORE_RESET: rdata_d = {31'd0, core_resetting | ~core_idle_i};
       R_HALT: rdata_d = {31'd0, halt_q};
       R_ACTIVE: rdata_d = {31'd0, active_q};

@@ -2,8 +2,10 @@
 // simty_soc.v - the Simty SoC that every board and the simulated board
 // use: the Simty core, the controller core running the firmware, the
 // firmware, code and data RAMs from the one memory map (simty_arch.vh),
-// the MMIO register block and the host link (UART pins, or a byte bridge
-// when PHY = 0: the only difference of the simulated board).
+// the MMIO register block, the link engine (simty_link_engine: frames,
+// CRC and copies in hardware, off until the firmware enables it) and the
+// host link (UART pins, or a byte bridge when PHY = 0: the only
+// difference of the simulated board).
 //
 // Memory ports:
 //   FW RAM    controller only (code, data, stack of the firmware).
@@ -11,16 +13,23 @@
 //             port (host WRITE/READ of kernels).
 //   DATA RAM  LANES banks of 32-bit words: Simty reads or writes one line
 //             (word i of the line in bank i); the controller one word.
+//   LINKBUF   inside the link engine (simty_link_engine), at
+//             SIMTY_LINKBUF_BASE: the controller's word port.
 // Simty always wins a RAM port: a controller access to CODE or DATA waits
 // for a cycle in which the core does not use that RAM. The firmware only
 // touches CODE and DATA while no launch runs (the protocol's BUSY rule),
-// so in practice it never waits.
+// so in practice it never waits. The link engine's copy unit uses CODE
+// and DATA in the cycles the core leaves them; while a copy runs, the
+// controller's accesses to CODE, DATA and LINKBUF wait (so the copy and
+// the controller never meet on a port).
 //
 // Controller bus: every access takes two cycles (request, then ready with
 // data), whatever the target, except that a CTR_LO read of a core counter
 // waits (no grant) until the core's registered counter port holds the
-// selected counter (simty_mmio wait_o, at most about 14 cycles). Addresses outside FW, CODE, DATA and MMIO
-// read 0 and ignore writes.
+// selected counter (simty_mmio wait_o, at most about 14 cycles), and
+// CODE, DATA and LINKBUF accesses wait while a link-engine copy runs.
+// Addresses outside FW, CODE, DATA, MMIO and LINKBUF read 0 and ignore
+// writes.
 // Reset: synchronous, active high (rst_i), everywhere.
 `default_nettype none
 
@@ -36,7 +45,13 @@ module simty_soc #(
   parameter integer BAUD = 115200,
   parameter integer PHY = 1,                    // 1 = UART, 0 = byte bridge
   parameter integer LINK_FIFO_DEPTH = 512,
-  parameter integer CONSOLE_DEPTH = 512
+  parameter integer CONSOLE_DEPTH = 512,
+  parameter integer LINK_ENGINE = 1,            // 0: no link engine, no LINKBUF
+                                                // (its registers read 0)
+  parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
+  parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
+  parameter [31:0]  HW_VERSION = 32'd0,         // major<<16 | minor<<8 | patch
+  parameter [31:0]  HW_BUILD = 32'd0            // source digest, 0 = unknown
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -172,7 +187,8 @@ module simty_soc #(
 
   // ---- Controller bus decode ----
   localparam [2:0] SEL_NONE = 3'd0, SEL_FW = 3'd1, SEL_CODE = 3'd2,
-                   SEL_DATA = 3'd3, SEL_MMIO = 3'd4;
+                   SEL_DATA = 3'd3, SEL_MMIO = 3'd4, SEL_LINKREG = 3'd5,
+                   SEL_LINKBUF = 3'd6;
 
   // Each region's size is a power of two and its base a multiple of it
   // (the map puts FW at 0, CODE at 64 KiB, DATA at 256 MiB; the sizes
@@ -182,19 +198,25 @@ module simty_soc #(
   wire hit_fw = (cpu_addr & ~(FW_SIZE_W - 32'd1)) == SIMTY_FW_BASE;
   wire hit_code = (cpu_addr & ~(CODE_SIZE - 32'd1)) == SIMTY_CODE_BASE;
   wire hit_data = (cpu_addr & ~(DATA_SIZE - 32'd1)) == SIMTY_DATA_BASE;
-  wire hit_mmio = cpu_addr[31:16] == SIMTY_MMIO_BASE[31:16];
+  // The MMIO window's lower half holds the registers (0x100..0x1FF the
+  // link engine's), its upper half LINKBUF.
+  wire hit_mmio = cpu_addr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0};
+  wire hit_linkreg = hit_mmio & (cpu_addr[14:8] == 7'd1);
+  wire hit_linkbuf = cpu_addr[31:15] == SIMTY_LINKBUF_BASE[31:15];
   wire cpu_read = cpu_wstrb == 4'd0;
 
   reg       pending_q;        // granted last cycle: this cycle is ready
   reg [2:0] sel_q;
   reg [LANE_BITS:0] bank_q;   // one spare bit so LANES = 1 works
   wire mmio_wait;
-  wire port_free = hit_code ? ~imem_en : hit_data ? ~dmem_en :
-                   hit_mmio ? ~mmio_wait : 1'b1;
+  wire copy_busy;
+  wire port_free = hit_code ? ~imem_en & ~copy_busy : hit_data ? ~dmem_en & ~copy_busy :
+                   hit_linkbuf ? ~copy_busy : hit_mmio ? ~mmio_wait : 1'b1;
   wire grant = cpu_valid & ~pending_q & port_free;
 
   wire [2:0] sel = hit_fw ? SEL_FW : hit_code ? SEL_CODE : hit_data ? SEL_DATA :
-                   hit_mmio ? SEL_MMIO : SEL_NONE;
+                   hit_linkreg ? SEL_LINKREG : hit_mmio ? SEL_MMIO :
+                   hit_linkbuf ? SEL_LINKBUF : SEL_NONE;
   wire [LANE_BITS:0] cpu_bank;
   generate
     if (LANES > 1) begin : gen_bank
@@ -231,13 +253,27 @@ module simty_soc #(
   // ---- CODE RAM ----
   wire [31:0] code_rdata;
   wire cpu_code = grant & hit_code;
+  // The link engine's copy master (m_*): only while copy_busy, only in
+  // cycles the core leaves the RAM; the controller waits meanwhile.
+  wire        m_re, m_rcode, m_wcode;
+  wire [31:0] m_raddr, m_waddr, m_wdata;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] m_rdata;   // unused when LINK_ENGINE = 0
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [3:0]  m_we;
+  wire m_code_re = m_re & m_rcode;
+  wire m_data_re = m_re & ~m_rcode;
+  wire [3:0] m_code_we = m_wcode ? m_we : 4'd0;
+  wire [3:0] m_data_we = m_wcode ? 4'd0 : m_we;
   simty_ram_be #(.WORDS(CODE_WORDS)) u_code_ram (
     .clk_i(clk_i),
-    .re_i(imem_en | (cpu_code & cpu_read)),
-    .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
+    .re_i(imem_en | (cpu_code & cpu_read) | m_code_re),
+    .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] :
+             copy_busy ? m_raddr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
     .rdata_o(code_rdata),
-    .we_i(cpu_code ? cpu_wstrb : 4'd0), .waddr_i(cpu_addr[CODE_AW+1:2]),
-    .wdata_i(cpu_wdata)
+    .we_i(cpu_code ? cpu_wstrb : m_code_we),
+    .waddr_i(copy_busy ? m_waddr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
+    .wdata_i(copy_busy ? m_wdata : cpu_wdata)
   );
   assign imem_rdata = code_rdata;
 
@@ -245,24 +281,56 @@ module simty_soc #(
   wire cpu_data = grant & hit_data;
   wire core_read = dmem_en & (dmem_be == {4 * LANES{1'b0}});
   wire [DATA_RW-1:0] core_row = dmem_addr[2 + LANE_BITS +: DATA_RW];
-  wire [DATA_RW-1:0] data_row = dmem_en ? core_row : cpu_row[DATA_RW-1:0];
+  // A copy reads and writes different rows in one cycle.
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] m_rrow = m_raddr >> (2 + LANE_BITS);
+  wire [31:0] m_wrow = m_waddr >> (2 + LANE_BITS);
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [LANE_BITS:0] m_rbank, m_wbank;
+  generate
+    if (LANES > 1) begin : gen_m_bank
+      assign m_rbank = {1'b0, m_raddr[2 +: LANE_BITS]};
+      assign m_wbank = {1'b0, m_waddr[2 +: LANE_BITS]};
+    end else begin : gen_m_one_bank
+      assign m_rbank = 1'b0;
+      assign m_wbank = 1'b0;
+    end
+  endgenerate
+  wire [DATA_RW-1:0] data_rrow = dmem_en ? core_row :
+                                 copy_busy ? m_rrow[DATA_RW-1:0] : cpu_row[DATA_RW-1:0];
+  wire [DATA_RW-1:0] data_wrow = dmem_en ? core_row :
+                                 copy_busy ? m_wrow[DATA_RW-1:0] : cpu_row[DATA_RW-1:0];
   genvar b;
   generate
     for (b = 0; b < LANES; b = b + 1) begin : gen_data_bank
       wire cpu_bank_hit = cpu_data & (cpu_bank == b);
+      wire [3:0] m_bank_we = (m_wbank == b) ? m_data_we : 4'd0;
       simty_ram_be #(.WORDS(DATA_ROWS)) u_bank (
         .clk_i(clk_i),
-        .re_i(core_read | (cpu_data & cpu_read)),
-        .raddr_i(data_row),
+        .re_i(core_read | (cpu_data & cpu_read) | m_data_re),
+        .raddr_i(data_rrow),
         .rdata_o(dmem_rdata[32 * b +: 32]),
-        .we_i(dmem_en ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : 4'd0)),
-        .waddr_i(data_row),
-        .wdata_i(dmem_en ? dmem_wdata[32 * b +: 32] : cpu_wdata)
+        .we_i(dmem_en ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : m_bank_we)),
+        .waddr_i(data_wrow),
+        .wdata_i(dmem_en ? dmem_wdata[32 * b +: 32] : copy_busy ? m_wdata : cpu_wdata)
       );
     end
   endgenerate
   assign data_line = dmem_rdata >> {bank_q, 5'd0};
   wire [31:0] data_word = data_line[31:0];
+  // The copy's read data, the cycle after its read.
+  reg              m_rcode_q;
+  reg [LANE_BITS:0] m_rbank_q;
+  always @(posedge clk_i) begin
+    if (m_re) begin
+      m_rcode_q <= m_rcode;
+      m_rbank_q <= m_rbank;
+    end
+  end
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [32*LANES-1:0] m_data_line = dmem_rdata >> {m_rbank_q, 5'd0};
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign m_rdata = m_rcode_q ? code_rdata : m_data_line[31:0];
 
   // ---- MMIO and host link ----
   wire [31:0] mmio_rdata;
@@ -270,10 +338,15 @@ module simty_soc #(
   wire        rx_almost_full;
   wire [7:0]  rx_data, tx_data;
   wire [1:0]  uart_clear;
+  wire        link_enable;
+  wire        mmio_rx_pop, mmio_tx_push, eng_rx_pop, eng_tx_push;
+  wire [7:0]  mmio_tx_data, eng_tx_data;
+  wire [31:0] linkreg_rdata, linkbuf_rdata;
 
   simty_mmio #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+    .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(HW_VERSION),
+    .HW_BUILD(HW_BUILD), .BAUD(BAUD)
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),
@@ -293,11 +366,55 @@ module simty_soc #(
     .ctr_valid_i(ctr_valid),
     .console_valid_i(console_valid), .console_byte_i(console_byte),
     .console_tid_i(console_tid), .console_ready_o(console_ready),
-    .uart_rx_valid_i(rx_valid), .uart_rx_data_i(rx_data), .uart_rx_pop_o(rx_pop),
-    .uart_tx_push_o(tx_push), .uart_tx_data_o(tx_data), .uart_tx_full_i(tx_full),
+    // With the link engine enabled, UART_DATA sees an empty FIFO (reads
+    // 0) and its writes go nowhere.
+    .uart_rx_valid_i(rx_valid & ~link_enable), .uart_rx_data_i(rx_data),
+    .uart_rx_pop_o(mmio_rx_pop),
+    .uart_tx_push_o(mmio_tx_push), .uart_tx_data_o(mmio_tx_data), .uart_tx_full_i(tx_full),
     .uart_tx_idle_i(tx_idle), .uart_overrun_i(rx_overrun),
     .uart_frame_err_i(rx_frame_err), .uart_clear_o(uart_clear)
   );
+
+  generate
+    if (LINK_ENGINE != 0) begin : gen_engine
+      simty_link_engine #(
+        .RX_SLOTS(LINK_RX_SLOTS), .TX_SLOTS(LINK_TX_SLOTS),
+        .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
+      ) u_engine (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_addr[7:0]), .reg_wstrb_i(cpu_wstrb),
+        .reg_wdata_i(cpu_wdata), .reg_rdata_o(linkreg_rdata), .enable_o(link_enable),
+        .lb_req_i(grant & hit_linkbuf), .lb_addr_i({cpu_addr[14:2], 2'b00}),
+        .lb_wstrb_i(cpu_wstrb), .lb_wdata_i(cpu_wdata), .lb_rdata_o(linkbuf_rdata),
+        .copy_busy_o(copy_busy),
+        .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_rx_pop),
+        .tx_push_o(eng_tx_push), .tx_data_o(eng_tx_data), .tx_full_i(tx_full),
+        .code_free_i(~imem_en), .data_free_i(~dmem_en),
+        .m_re_o(m_re), .m_rcode_o(m_rcode), .m_raddr_o(m_raddr), .m_rdata_i(m_rdata),
+        .m_we_o(m_we), .m_wcode_o(m_wcode), .m_waddr_o(m_waddr), .m_wdata_o(m_wdata)
+      );
+    end else begin : gen_no_engine
+      // Small boards (iCE40: LINKBUF alone is 48 block RAMs): the v1 link
+      // through UART_DATA only; LINK_INFO reads 0.
+      assign linkreg_rdata = 32'd0;
+      assign link_enable = 1'b0;
+      assign linkbuf_rdata = 32'd0;
+      assign copy_busy = 1'b0;
+      assign eng_rx_pop = 1'b0;
+      assign eng_tx_push = 1'b0;
+      assign eng_tx_data = 8'd0;
+      assign m_re = 1'b0;
+      assign m_rcode = 1'b0;
+      assign m_raddr = 32'd0;
+      assign m_we = 4'd0;
+      assign m_wcode = 1'b0;
+      assign m_waddr = 32'd0;
+      assign m_wdata = 32'd0;
+    end
+  endgenerate
+  assign rx_pop = link_enable ? eng_rx_pop : mmio_rx_pop;
+  assign tx_push = link_enable ? eng_tx_push : mmio_tx_push;
+  assign tx_data = link_enable ? eng_tx_data : mmio_tx_data;
 
   simty_uart #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .PHY(PHY),
@@ -332,6 +449,8 @@ module simty_soc #(
       SEL_CODE: cpu_rdata = code_rdata;
       SEL_DATA: cpu_rdata = data_word;
       SEL_MMIO: cpu_rdata = mmio_rdata;
+      SEL_LINKREG: cpu_rdata = linkreg_rdata;
+      SEL_LINKBUF: cpu_rdata = linkbuf_rdata;
       default: cpu_rdata = 32'd0;
     endcase
   end

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_uart_rx.v - UART receiver (8N1): the host link's incoming bits to
 // bytes. Two-flop synchroniser, start bit confirmed at mid-bit, each data
-// bit and the stop bit sampled at mid-bit, so a clock mismatch of up to
-// about 4% between the two ends is tolerated.
+// bit and the stop bit sampled at mid-bit.
+//
+// Bit timing: a phase accumulator (as in simty_uart_tx) adds BAUD / g a
+// cycle and marks a sample each time it passes CLK_HZ / g, so samples are
+// one bit apart at exactly BAUD on average, each within a cycle of its
+// ideal time, when CLK_HZ / BAUD is not an integer (25 MHz / 3 Mbaud:
+// 8.33 cycles a bit). At the start edge the accumulator starts half a bit
+// in, less the synchroniser's delay, so the samples fall at mid-bit; a
+// sender within about 2% (8.33 cycles a bit) to 4% (12 and more) of the
+// rate is received.
 //
 // A start bit shorter than half a bit is a glitch and is ignored. A zero
 // stop bit is a framing error: the byte is dropped, frame_err_o pulses,
@@ -21,12 +29,32 @@ module simty_uart_rx #(
   output reg  [7:0] data_o,
   output reg        frame_err_o   // one-cycle pulse
 );
-  localparam integer DIV = (CLK_HZ + BAUD / 2) / BAUD;   // cycles per bit
-  localparam integer CW = $clog2(DIV + 1);
-  localparam integer HALF_I = DIV / 2 - 1;
-  localparam integer FULL_I = DIV - 1;
-  localparam [CW-1:0] HALF = HALF_I[CW-1:0];
-  localparam [CW-1:0] FULL = FULL_I[CW-1:0];
+  function automatic integer gcd(input integer x, input integer y);
+    integer a, b, t, k;
+    begin
+      a = x;
+      b = y;
+      for (k = 0; k < 64; k = k + 1) begin
+        if (b != 0) begin
+          t = a % b;
+          a = b;
+          b = t;
+        end
+      end
+      gcd = a;
+    end
+  endfunction
+  localparam integer G = gcd(CLK_HZ, BAUD);
+  localparam integer MOD_I = CLK_HZ / G;
+  localparam integer INC_I = BAUD / G;
+  // The start edge reaches the state machine about 1.5 cycles late (the
+  // synchroniser) and is seen a cycle later still: starting the phase at
+  // half a bit plus half a cycle puts the first sample at mid start bit.
+  localparam integer START_I = MOD_I / 2 + INC_I / 2;
+  localparam integer AW = $clog2(MOD_I + INC_I + 1);
+  localparam [AW-1:0] MOD = MOD_I[AW-1:0];
+  localparam [AW-1:0] INC = INC_I[AW-1:0];
+  localparam [AW-1:0] START = START_I[AW-1:0];
 
   localparam [1:0] S_IDLE = 2'd0, S_START = 2'd1, S_BITS = 2'd2, S_BREAK = 2'd3;
 
@@ -38,34 +66,33 @@ module simty_uart_rx #(
   end
 
   reg [1:0]    state_q, state_d;
-  reg [CW-1:0] count_q, count_d;
+  reg [AW-1:0] acc_q, acc_d;
   reg [3:0]    bit_q, bit_d;      // data bits 0-7, then the stop bit (8)
   reg [7:0]    shift_q, shift_d;
   reg          valid_d, frame_err_d;
 
+  wire [AW-1:0] acc_sum = acc_q + INC;
+  wire          tick = acc_sum >= MOD;   // sample this cycle
+
   always @* begin
     state_d = state_q;
-    count_d = count_q - 1'b1;
+    acc_d = tick ? acc_sum - MOD : acc_sum;
     bit_d = bit_q;
     shift_d = shift_q;
     valid_d = 1'b0;
     frame_err_d = 1'b0;
     case (state_q)
       S_IDLE: begin
-        count_d = HALF;
+        acc_d = START;
         bit_d = 4'd0;
         if (!sync2_q) state_d = S_START;
       end
       S_START: begin
         if (sync2_q) state_d = S_IDLE;      // too short: a glitch
-        else if (count_q == 0) begin
-          state_d = S_BITS;
-          count_d = FULL;
-        end
+        else if (tick) state_d = S_BITS;
       end
       S_BITS: begin
-        if (count_q == 0) begin
-          count_d = FULL;
+        if (tick) begin
           if (bit_q == 4'd8) begin
             if (sync2_q) begin
               valid_d = 1'b1;
@@ -96,7 +123,7 @@ module simty_uart_rx #(
       valid_o <= valid_d;
       frame_err_o <= frame_err_d;
     end
-    count_q <= count_d;
+    acc_q <= acc_d;
     bit_q <= bit_d;
     shift_q <= shift_d;
     if (valid_d) data_o <= shift_d;

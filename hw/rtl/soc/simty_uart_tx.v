@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_uart_tx.v - UART transmitter (8N1): bytes to the host link's
-// outgoing bits, start bit, 8 data bits LSB first, one stop bit, each
-// DIV = CLK_HZ / BAUD cycles (rounded to the nearest).
+// outgoing bits, start bit, 8 data bits LSB first, one stop bit, at
+// exactly BAUD on average even when CLK_HZ / BAUD is not an integer: a
+// phase accumulator adds BAUD / g each cycle and a bit ends when it
+// reaches CLK_HZ / g (g = their greatest common divisor), so each bit
+// lasts floor or ceil(CLK_HZ / BAUD) cycles (25 MHz / 3 Mbaud: 9, 8, 8).
+// Back-to-back bytes follow each other with no idle cycle, the phase
+// carried over, so a burst runs at the exact rate.
 // Reset: synchronous, active high; the line idles high.
 `default_nettype none
 
@@ -13,42 +18,63 @@ module simty_uart_tx #(
   input  wire       rst_i,
   input  wire       valid_i,
   input  wire [7:0] data_i,
-  output wire       ready_o,   // idle: takes data_i when valid_i
+  output wire       ready_o,   // takes data_i when valid_i
   output wire       tx_o
 );
-  localparam integer DIV = (CLK_HZ + BAUD / 2) / BAUD;
-  localparam integer CW = $clog2(DIV + 1);
-  localparam integer FULL_I = DIV - 1;
-  localparam [CW-1:0] FULL = FULL_I[CW-1:0];
+  function automatic integer gcd(input integer x, input integer y);
+    integer a, b, t, k;
+    begin
+      a = x;
+      b = y;
+      for (k = 0; k < 64; k = k + 1) begin
+        if (b != 0) begin
+          t = a % b;
+          a = b;
+          b = t;
+        end
+      end
+      gcd = a;
+    end
+  endfunction
+  localparam integer G = gcd(CLK_HZ, BAUD);
+  localparam integer MOD_I = CLK_HZ / G;   // accumulator units a bit
+  localparam integer INC_I = BAUD / G;     // units a cycle
+  localparam integer AW = $clog2(MOD_I + INC_I + 1);
+  localparam [AW-1:0] MOD = MOD_I[AW-1:0];
+  localparam [AW-1:0] INC = INC_I[AW-1:0];
 
   reg [8:0]    shift_q;    // {stop, data}: the bits after the start bit
-  reg [3:0]    left_q;     // bits still to send, 0 = idle
-  reg [CW-1:0] count_q;
+  reg [3:0]    left_q;     // bits still to send (the current one included), 0 = idle
+  reg [AW-1:0] acc_q;      // phase within the current bit
   reg          line_q;
+
+  wire [AW-1:0] acc_sum = acc_q + INC;
+  wire          tick = acc_sum >= MOD;   // the current bit ends this cycle
+  // Idle, or the stop bit ends this cycle: a new byte starts at the edge.
+  wire          take = (left_q == 4'd0) | ((left_q == 4'd1) & tick);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
       left_q <= 4'd0;
       line_q <= 1'b1;
-    end else if (left_q == 4'd0) begin
-      if (valid_i) begin
+      acc_q <= {AW{1'b0}};
+    end else begin
+      if (left_q == 4'd0) acc_q <= {AW{1'b0}};
+      else acc_q <= tick ? acc_sum - MOD : acc_sum;
+      if (take & valid_i) begin
         shift_q <= {1'b1, data_i};
         left_q <= 4'd10;
-        count_q <= FULL;
         line_q <= 1'b0;
+      end else if ((left_q != 4'd0) & tick) begin
+        left_q <= left_q - 4'd1;
+        // After the stop bit the line stays high (shift_q fills with 1s).
+        shift_q <= {1'b1, shift_q[8:1]};
+        line_q <= shift_q[0];
       end
-    end else if (count_q == 0) begin
-      count_q <= FULL;
-      left_q <= left_q - 4'd1;
-      // After the stop bit the line stays high (shift_q fills with 1s).
-      shift_q <= {1'b1, shift_q[8:1]};
-      line_q <= shift_q[0];
-    end else begin
-      count_q <= count_q - 1'b1;
     end
   end
 
-  assign ready_o = left_q == 4'd0;
+  assign ready_o = take;
   assign tx_o = line_q;
 endmodule
 

@@ -62,14 +62,22 @@ soc-cpu-test: $(SOC_CPU_TB) $(SOC_CPU_PROGS)
 SOC_UART_RTL := $(addprefix $(SOC_RTL_DIR)/,simty_uart.v simty_uart_rx.v \
   simty_uart_tx.v simty_fifo.v)
 SOC_UART_TB := $(SOC_OUT)/uart/Vsimty_uart_tb
+# The same bench at 25 MHz / 3 Mbaud (8.33 cycles a bit), senders 2% off.
+SOC_UART_TB_FRAC := $(SOC_OUT)/uart_frac/Vsimty_uart_tb
 
 $(SOC_UART_TB): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) | $(SOC_OUT)/uart/
 	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(SOC_OUT)/uart/obj \
 	  -MAKEFLAGS "-s" --top-module simty_uart_tb -o $(abspath $@) $^ >/dev/null
 
+$(SOC_UART_TB_FRAC): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) | $(SOC_OUT)/uart_frac/
+	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(SOC_OUT)/uart_frac/obj \
+	  -MAKEFLAGS "-s" --top-module simty_uart_tb -GCLK_HZ=25000000 -GBAUD=3000000 \
+	  -GOFF_PERMILLE=20 -o $(abspath $@) $^ >/dev/null
+
 .PHONY: soc-uart-test
-soc-uart-test: $(SOC_UART_TB)
+soc-uart-test: $(SOC_UART_TB) $(SOC_UART_TB_FRAC)
 	$(SOC_UART_TB)
+	$(SOC_UART_TB_FRAC)
 
 # ---- MMIO register block bench ----
 SOC_MMIO_TB := $(SOC_OUT)/mmio/Vsimty_mmio_tb
@@ -82,9 +90,54 @@ $(SOC_MMIO_TB): $(SOC_SIM_DIR)/simty_mmio_tb.v $(SOC_RTL_DIR)/simty_mmio.v $(SOC
 soc-mmio-test: $(SOC_MMIO_TB)
 	$(SOC_MMIO_TB)
 
+# ---- link engine bench (suite link-engine): C++ harness with the C codec
+# of driver/link as the reference ----
+SOC_LINK_OUT := $(SOC_OUT)/link
+SOC_LINK_TB := $(SOC_LINK_OUT)/Vsimty_link_engine_tb
+SOC_LINK_RTL := $(addprefix $(SOC_RTL_DIR)/,simty_link_engine.v simty_ram_be.v simty_uart.v \
+  simty_uart_rx.v simty_uart_tx.v simty_fifo.v)
+
+$(SOC_LINK_OUT)/simty_link.o: driver/link/simty_link.c driver/link/simty_link.h \
+    driver/link/simty_proto.h | $(SOC_LINK_OUT)/
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Idriver/link -c -o $@ $<
+
+$(SOC_LINK_TB): $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_SIM_DIR)/simty_link_engine_tb.cpp \
+    $(SOC_LINK_RTL) $(SOC_LINK_OUT)/simty_link.o firmware/simty_mmio.h $(ARCH_VH)
+	$(VERILATOR) --cc --exe --build -O3 --x-assign fast --x-initial fast -Wall \
+	  -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(CURDIR)/driver/link -I$(CURDIR)/firmware" \
+	  -MAKEFLAGS "-s OPT_FAST=-O2" -I$(BUILD)/gen -Mdir $(SOC_LINK_OUT)/obj \
+	  --top-module simty_link_engine_tb -o $(abspath $@) \
+	  $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_LINK_RTL) \
+	  $(abspath $(SOC_SIM_DIR)/simty_link_engine_tb.cpp) $(abspath $(SOC_LINK_OUT)/simty_link.o) >/dev/null
+
+# The engine in the real SoC: a controller program (link_echo/echo.c)
+# answers frames through the engine on the simulated board, byte bridge
+# and UART PHY.
+SOC_ECHO_DIR := $(SOC_SIM_DIR)/link_echo
+SOC_ECHO_HEX := $(SOC_LINK_OUT)/echo.hex
+
+$(SOC_LINK_OUT)/echo.elf: $(SOC_ECHO_DIR)/echo.c $(SOC_ECHO_DIR)/link.ld $(SOC_SIM_DIR)/cpu/start.S \
+    firmware/simty_mmio.h hw/arch/simty_arch.h | $(SOC_LINK_OUT)/
+	$(RISCV_CC) -march=rv32i -mabi=ilp32 -O2 -nostdlib -ffreestanding -Wall -Wextra -Werror \
+	  -Wl,--no-warn-rwx-segments -T $(SOC_ECHO_DIR)/link.ld -Ihw/arch -Ifirmware \
+	  -o $@ $(SOC_SIM_DIR)/cpu/start.S $(SOC_ECHO_DIR)/echo.c -lgcc
+
+$(SOC_ECHO_HEX): $(SOC_LINK_OUT)/echo.elf
+	$(call soc_hex,$<,$@)
+
+.PHONY: test-link-engine link-echo-test
+test-link-engine: $(SOC_LINK_TB) link-echo-test
+	$(SOC_LINK_TB)
+
+link-echo-test: simty-sim simty-sim-4x4-uart $(SOC_ECHO_HEX)
+	python3 $(SOC_ECHO_DIR)/link_echo_test.py --sim $(SIMTY_SIM) --fw $(SOC_ECHO_HEX)
+	python3 $(SOC_ECHO_DIR)/link_echo_test.py --sim $(SIMTY_SIM) --fw $(SOC_ECHO_HEX) --uart-phy
+
+TEST_SUITES += link-engine
+
 # ---- lint: every SoC module alone, verilator -Wall, no waiver file ----
 SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart \
-  simty_mmio simty_ram_be
+  simty_mmio simty_ram_be simty_link_engine
 
 .PHONY: soc-lint
 soc-lint: $(ARCH_VH)
@@ -97,7 +150,7 @@ soc-lint: $(ARCH_VH)
 	@# The whole SoC with the core, in several shapes; soc_lint.vlt leaves
 	@# the core's own files to the core's lint suite.
 	@for params in "" "-GPHY=0" "-GWARPS=1 -GLANES=1" "-GWARPS=8 -GLANES=8" \
-	    "-GWARPS=2 -GLANES=32"; do \
+	    "-GWARPS=2 -GLANES=32" "-GLINK_ENGINE=0" "-GLINK_RX_SLOTS=3 -GLINK_TX_SLOTS=3"; do \
 	  $(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -Ihw/rtl/core -I$(BUILD)/gen \
 	    --top-module simty_soc $$params $(SOC_RTL_DIR)/soc_lint.vlt \
 	    $(SOC_RTL_DIR)/simty_soc.v || exit 1; \
@@ -129,7 +182,8 @@ SIM_BOARD_BAUD ?= 3000000
 SIM_BOARD_FW_SIZE ?= $(shell printf '%d' $(or $(FW_RAM_SIZE),32768))
 SIM_BOARD_JOBS ?= 2
 SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
-  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v)
+  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v \
+  simty_link_engine.v)
 SIM_BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(filter-out %_tb.v,$(wildcard hw/rtl/core/*.v)))
 SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o \
   $(SIM_BOARD_OUT)/board_obj/simty_sim_usb.o

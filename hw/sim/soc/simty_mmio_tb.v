@@ -44,7 +44,8 @@ module simty_mmio_tb;
 
   simty_mmio #(
     .WARPS(8), .LANES(4), .CODE_SIZE(32'h2000), .DATA_SIZE(32'h8000),
-    .CLK_HZ(32'd25_000_000), .CONSOLE_DEPTH(4), .RESET_CYCLES(5)
+    .CLK_HZ(32'd25_000_000), .CONSOLE_DEPTH(4), .RESET_CYCLES(5),
+    .HW_VERSION(32'h0001_0203), .HW_BUILD(32'hCAFE_F00D), .BAUD(32'd3_000_000)
   ) dut (
     .clk_i(clk), .rst_i(rst),
     .req_i(req), .addr_i(addr), .wstrb_i(wstrb), .wdata_i(wdata), .rdata_o(rdata),
@@ -148,6 +149,9 @@ module simty_mmio_tb;
     expect_rd(16'h00C, 32'h2000, "CODE_SIZE");
     expect_rd(16'h010, 32'h8000, "DATA_SIZE");
     expect_rd(16'h014, 32'd25_000_000, "CLOCK_HZ");
+    expect_rd(16'h0C0, 32'h0001_0203, "HW_VERSION");
+    expect_rd(16'h0C4, 32'hCAFE_F00D, "HW_BUILD");
+    expect_rd(16'h0C8, 32'd3_000_000, "LINK_BAUD");
     expect_rd(16'h0FC, 32'd0, "unlisted offset reads 0");
     expect_rd(16'h100, 32'd0, "past the block reads 0");
     wr(16'h000, 32'h1234);

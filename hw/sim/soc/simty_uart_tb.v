@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_uart_tb.v - self-checking bench of the link UART and its FIFOs:
 // loopback through the PHY, bit-level frames at the configured baud (and
-// 3% off it), glitches, framing errors, RX overrun, the exact bit timing of
-// TX, and the byte-bridge variant with random back-pressure.
+// OFF = 3% or 2% off it), glitches, framing errors, RX overrun, the bit
+// timing of TX (each bit within a cycle of its ideal time, a burst at the
+// exact average rate: CLK_HZ / BAUD need not be an integer), and the
+// byte-bridge variant with random back-pressure. Built at 12 MHz / 1 Mbaud
+// (12 cycles a bit) and 25 MHz / 3 Mbaud (8.33).
 // Built with verilator --binary --timing; prints PASS/FAIL lines and ends
 // with "uart: N failure(s)"; exits non-zero ($fatal) on a failure.
 `timescale 1ns / 1ps
 `default_nettype none
 
-module simty_uart_tb;
-  localparam integer CLK_HZ = 12000000;
-  localparam integer BAUD = 1000000;
-  localparam integer DIV = (CLK_HZ + BAUD / 2) / BAUD;   // 12 cycles a bit
+module simty_uart_tb #(
+  parameter integer CLK_HZ = 12000000,
+  parameter integer BAUD = 1000000,
+  parameter integer OFF_PERMILLE = 30   // sender rate error tried on RX
+);
+  localparam integer DIV = (CLK_HZ + BAUD / 2) / BAUD;   // about, cycles a bit
+  localparam real T = 1.0 * CLK_HZ / BAUD;                // exactly, cycles a bit
+  localparam real OFF = OFF_PERMILLE / 1000.0;
   localparam real CLK_NS = 1.0e9 / CLK_HZ;
   localparam integer DEPTH = 16;
 
@@ -110,6 +117,7 @@ module simty_uart_tb;
   integer cycle = 0;
   always @(posedge clk) cycle <= cycle + 1;
   reg [7:0] dec_bytes [0:63];
+  integer dec_start [0:63];
   integer dec_count = 0, dec_bad_timing = 0;
   initial begin : tx_decoder
     integer start_cycle, k;
@@ -119,19 +127,20 @@ module simty_uart_tb;
       start_cycle = cycle;
       // sample mid-bit, measured in clock cycles from the start edge
       for (k = 0; k < 10; k = k + 1) begin
-        while (cycle < start_cycle + k * DIV + DIV / 2) @(posedge clk);
+        while (cycle < start_cycle + $rtoi((k + 0.5) * T)) @(posedge clk);
         #1;
         if (k == 0 && b_tx !== 1'b0) dec_bad_timing = dec_bad_timing + 1;
         if (k >= 1 && k <= 8) v[k - 1] = b_tx;
         if (k == 9 && b_tx !== 1'b1) dec_bad_timing = dec_bad_timing + 1;
-        // the line may only change at bit boundaries: check just before one
-        while (cycle < start_cycle + k * DIV + DIV - 1) begin
+        // the line may only change within a cycle of a bit boundary
+        while (cycle < start_cycle + $rtoi((k + 1) * T) - 2) begin
           @(posedge clk);
           #1;
           if (k >= 1 && k <= 8 && b_tx !== v[k - 1]) dec_bad_timing = dec_bad_timing + 1;
         end
       end
       dec_bytes[dec_count] = v;
+      dec_start[dec_count] = start_cycle;
       dec_count = dec_count + 1;
     end
   end
@@ -179,17 +188,23 @@ module simty_uart_tb;
     send_frame(8'hA5, bit_ns, 1'b1);
     #(bit_ns);
     expect_b(8'hA5, "rx exact baud A5");
-    send_frame(8'h00, bit_ns * 1.03, 1'b1);
-    send_frame(8'hFF, bit_ns * 1.03, 1'b1);
-    send_frame(8'h3C, bit_ns * 0.97, 1'b1);
+    send_frame(8'h00, bit_ns * (1.0 + OFF), 1'b1);
+    send_frame(8'hFF, bit_ns * (1.0 + OFF), 1'b1);
+    send_frame(8'h3C, bit_ns * (1.0 - OFF), 1'b1);
     #(bit_ns);
-    expect_b(8'h00, "rx 3% slow 00");
-    expect_b(8'hFF, "rx 3% slow FF");
-    expect_b(8'h3C, "rx 3% fast 3C");
-    // back-to-back frames, no idle time between them
+    expect_b(8'h00, "rx slow 00");
+    expect_b(8'hFF, "rx slow FF");
+    expect_b(8'h3C, "rx fast 3C");
+    // back-to-back frames, no idle time between them: exact rate, slow, fast
     for (i = 0; i < 8; i = i + 1) send_frame(8'(8'h81 + i * 8'h11), bit_ns, 1'b1);
     #(bit_ns);
     for (i = 0; i < 8; i = i + 1) expect_b(8'(8'h81 + i * 8'h11), "rx back-to-back");
+    for (i = 0; i < 8; i = i + 1) send_frame(8'(8'h0F + i * 8'h31), bit_ns * (1.0 + OFF), 1'b1);
+    #(bit_ns);
+    for (i = 0; i < 8; i = i + 1) expect_b(8'(8'h0F + i * 8'h31), "rx back-to-back slow");
+    for (i = 0; i < 8; i = i + 1) send_frame(8'(8'hF0 - i * 8'h13), bit_ns * (1.0 - OFF), 1'b1);
+    #(bit_ns);
+    for (i = 0; i < 8; i = i + 1) expect_b(8'(8'hF0 - i * 8'h13), "rx back-to-back fast");
     // a glitch shorter than half a bit is not a start bit
     b_line = 1'b0;
     #(bit_ns * 0.3);
@@ -238,12 +253,17 @@ module simty_uart_tb;
       b_push = 1'b0;
     end
     check(!b_idle, "tx busy while sending");
-    repeat (6 * 10 * DIV + 30) @(negedge clk);
+    repeat (6 * 10 * (DIV + 1) + 30) @(negedge clk);
     check(b_idle, "tx idle after sending");
     check(dec_count == 6, "tx frame count");
     for (i = 0; i < 6; i = i + 1)
       check(dec_bytes[i] == 8'(8'h96 ^ (i * 8'h25)), "tx byte value");
-    check(dec_bad_timing == 0, "tx bit timing (DIV cycles per bit)");
+    check(dec_bad_timing == 0, "tx bit timing (each bit within a cycle of k * T)");
+    // a burst at the exact rate: 5 bytes of 10 bits, within a cycle
+    check(dec_start[5] - dec_start[0] >= $rtoi(50.0 * T) - 1 &&
+          dec_start[5] - dec_start[0] <= $rtoi(50.0 * T) + 1, "tx burst at the exact rate");
+    $display("     tx: 5 bytes in %0d cycles (%0.2f cycles a bit)", dec_start[5] - dec_start[0],
+             (dec_start[5] - dec_start[0]) / 50.0);
     $display("PASS-CHECKPOINT TX timing");
 
     // ---- C: byte bridge, 100 bytes each way with random handshakes ----
