@@ -176,8 +176,9 @@ def test_info(b):
     check("INFO: CODE and DATA from the memory map",
           (i["code_base"], i["code_size"], i["data_base"], i["data_size"]) ==
           (SIMTY_CODE_BASE, 0x10000, SIMTY_DATA_BASE, 0x100000), i)
-    check("INFO: 12 MHz clock, payload 256..4096",
-          i["clock_hz"] == 12000000 and 256 <= i["max_payload"] <= 4096, i)
+    check("INFO: the ULX3S's 25 MHz clock and 3 Mbaud link, payload 256..4096",
+          i["clock_hz"] == 25000000 and i.get("baud") == 3000000 and
+          256 <= i["max_payload"] <= 4096, i)
 
 
 def test_write_read(b):
