@@ -29,7 +29,7 @@ LINK_BENCH_BYTES ?= 1048576
 $(LINK_BENCH): bench/link_bench.c $(BUILD)/lib/libsimty.a host_lib/include/simty.h | $(BUILD)/bin/
 	$(CC) $(HOSTLIB_CFLAGS) -o $@ $< $(BUILD)/lib/libsimty.a $(HOSTLIB_LIBS)
 
-.PHONY: bench-link-board
-bench-link-board: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
+.PHONY: bench-link
+bench-link: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
 	python3 bench/bench_link.py --sim $(SIMTY_SIM) --bench $(LINK_BENCH) \
 	  --clock-hz $(SIM_BOARD_CLK_HZ) --baud $(SIM_BOARD_BAUD) --bytes $(LINK_BENCH_BYTES)

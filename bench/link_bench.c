@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     return 1;
   }
   printf("%s %lu bytes, device at %u baud, window %u\n", phase, n,
-         0u, 0u);
+         (unsigned)info.link_baud, info.link_window);
   free(buf);
   simty_close(dev);
   return 0;

@@ -5,7 +5,7 @@
 #
 #   make firmware        build/firmware/firmware.{elf,bin,hex}
 #   make test-firmware   host tests + target build (prints the image size)
-#   make bench-link      protocol efficiency figures (docs/performance.md)
+#   make bench-link-mock protocol efficiency on the mock SoC (docs/performance.md)
 
 FW_DIR := firmware
 FW_OUT := $(BUILD)/firmware
@@ -116,6 +116,6 @@ $(BUILD)/bin/simty-link-bench: $(FW_DIR)/bench_link.c $(FW_LOGIC_SRCS) \
   $(FW_MOCK_SRCS) $(FW_HDRS) $(FW_MOCK_HDRS) | $(BUILD)/bin/
 	$(CC) $(FW_HOST_CFLAGS) -o $@ $(FW_DIR)/bench_link.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS)
 
-.PHONY: bench-link
-bench-link: $(BUILD)/bin/simty-link-bench
+.PHONY: bench-link-mock
+bench-link-mock: $(BUILD)/bin/simty-link-bench
 	$(BUILD)/bin/simty-link-bench

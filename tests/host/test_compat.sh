@@ -16,11 +16,17 @@ trap 'rm -f "$out" "$err"' EXIT
 
 "$simty" --version >"$out" || fail "simty --version"
 grep -q "link protocol 2" "$out" || fail "--version lacks the protocol: $(cat "$out")"
+ver=$(sed -n 's/^simty \([0-9.]*\) .*/\1/p' "$out")
+[ -n "$ver" ] || fail "--version names no version: $(cat "$out")"
 
 env -u SIMTY_SIM_FW "$simty" --device sim info >"$out" 2>"$err" ||
   fail "current board: $(cat "$err")"
 grep -q "protocol:    version 2" "$out" || fail "info: protocol line: $(cat "$out")"
-grep -q "firmware:    version 0\.2\.0" "$out" || fail "info: firmware line: $(cat "$out")"
+grep -qF "firmware:    version $ver" "$out" || fail "info: firmware line: $(cat "$out")"
+grep -qF "bitstream:   version $ver, build " "$out" || fail "info: bitstream line: $(cat "$out")"
+env -u SIMTY_SIM_FW "$simty" --device sim --version >"$out" 2>"$err" ||
+  fail "--version with a device: $(cat "$err")"
+grep -qF "firmware $ver, bitstream $ver" "$out" || fail "--version with a device: $(cat "$out")"
 echo "test_compat: the current board opens and reports its versions"
 
 rc=0
@@ -30,5 +36,5 @@ grep -q "SIMTY_EPROTO\|protocol error" "$err" || fail "not an EPROTO error: $(ca
 grep -q "protocol $old" "$err" || fail "the message lacks the device's version: $(cat "$err")"
 grep -q "protocol 2" "$err" || fail "the message lacks the library's version: $(cat "$err")"
 grep -qi "bitstream\|reprogram" "$err" || fail "the message lacks the fix: $(cat "$err")"
-echo "test_compat: a protocol-$old board is refused: $(head -1 "$err")"
+echo "test_compat: a protocol-$old board is refused: $(grep "^simty:" "$err" | head -1)"
 echo "test_compat: 2 passed, 0 failed"

@@ -109,6 +109,10 @@ BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(sort $(wildcard hw/rt
 BOARD_COMMON_SRCS := $(BOARDS_DIR)/common/simty_board_por.v \
   $(BOARDS_DIR)/common/simty_board_soc.v $(BOARDS_DIR)/common/simty_board_status.v
 board_top_src = $(BOARDS_DIR)/$(1)/simty_board_$(1).v
+# The bitstream's build identifier (the SoC's HW_BUILD register): the
+# first 28 bits of the SHA-1 of its sources and firmware image, as a
+# decimal number (for Yosys and Verilator alike).
+BOARD_BUILD_DIGEST = sha1sum | { read h _; echo $$((0x$$(echo $$h | cut -c1-7))); }
 
 .PHONY: board-check board-firmware bitstream prog board-report test-boards-lint
 
@@ -136,6 +140,8 @@ bitstream: board-firmware $(ARCH_VH)
 	  --param DATA_SIZE=$(BOARD_DATA_SIZE) --param FW_IMAGE=$(BOARD_FW_HEX) \
 	  --param BAUD=$(BOARD_BAUD) --param LINK_FIFO_DEPTH=$($(BOARD)_LINK_FIFO) \
 	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) $($(BOARD)_PARAMS) \
+	  --param HW_BUILD=$$(cat $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) \
+	    $(BOARD_CORE_SRCS) $(BOARD_FW_HEX) | $(BOARD_BUILD_DIGEST)) \
 	  $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
 
 # Loads what `make bitstream` left for the same BOARD/WARPS/LANES.

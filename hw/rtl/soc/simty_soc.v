@@ -50,7 +50,6 @@ module simty_soc #(
                                                 // (its registers read 0)
   parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
-  parameter [31:0]  HW_VERSION = 32'd0,         // major<<16 | minor<<8 | patch
   parameter [31:0]  HW_BUILD = 32'd0            // source digest, 0 = unknown
 ) (
   input  wire        clk_i,
@@ -345,7 +344,7 @@ module simty_soc #(
 
   simty_mmio #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(HW_VERSION),
+    .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(SIMTY_VERSION_CODE),
     .HW_BUILD(HW_BUILD), .BAUD(BAUD)
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),

@@ -209,6 +209,7 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   -Mdir $$tmp.obj \
   -GWARPS=$(call sim_board_w,$(1)) -GLANES=$(call sim_board_l,$(1)) \
   -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) \
+  -GHW_BUILD=$$(cat $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) | $(BOARD_BUILD_DIGEST)) \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" \
   -CFLAGS "-O2 -DSIM_WARPS=$(call sim_board_w,$(1)) -DSIM_LANES=$(call sim_board_l,$(1)) \
     -DSIM_CLK_HZ=$(SIM_BOARD_CLK_HZ)ull -DSIM_BAUD=$(SIM_BOARD_BAUD)ull -DSIM_TRACE=$(3) \

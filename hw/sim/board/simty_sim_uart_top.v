@@ -15,7 +15,8 @@ module simty_sim_uart_top #(
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
   parameter         FW_IMAGE = "",
   parameter integer CLK_HZ = 12000000,
-  parameter integer BAUD = 1000000
+  parameter integer BAUD = 1000000,
+  parameter [31:0]  HW_BUILD = 32'd0   // source digest (HW_BUILD register)
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -40,7 +41,7 @@ module simty_sim_uart_top #(
 
   simty_soc #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
-    .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
+    .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD), .HW_BUILD(HW_BUILD),
     .PHY(1)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst_i),

@@ -33,6 +33,7 @@ module simty_board_ulx3s #(
   parameter [31:0]  DATA_SIZE = 32'h0002_0000,
   parameter         FW_IMAGE = "",
   parameter integer BAUD = 115200,
+  parameter [31:0]  HW_BUILD = 32'd0,      // source digest (the flow sets it)
   parameter integer LINK_FIFO_DEPTH = 512,
   parameter integer CONSOLE_DEPTH = 512,
   parameter integer CLK_MHZ = 25          // 25 (oscillator) or 20 (PLL)
@@ -94,7 +95,8 @@ module simty_board_ulx3s #(
   simty_board_soc #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
-    .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH)
+    .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
+    .HW_BUILD(HW_BUILD)
   ) u_board (
     .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
