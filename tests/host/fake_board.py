@@ -16,11 +16,17 @@ ABORT.
     board.counts["ABORT"]             # 0: info did not abort it
     board.stop()
 """
+import os
 import socket
 import struct
+import sys
 import threading
 import time
 import zlib
+
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "board"))
+from simty_wire import cobs_decode, cobs_encode  # noqa: E402  (one COBS codec)
 
 VERSION = 2
 COMMANDS = {1: "INFO", 2: "WRITE", 3: "READ", 4: "LAUNCH", 5: "STATUS",
@@ -30,39 +36,6 @@ STATE_IDLE, STATE_RUNNING, STATE_FAULT = 0, 1, 3
 FAULT_ABORTED = 10
 COUNTERS = 13
 WANT_COUNTERS, WANT_CONSOLE = 1, 2
-
-
-def cobs_encode(data):
-    out = bytearray()
-    run = bytearray()
-    for b in data:
-        if b == 0:
-            out.append(len(run) + 1)
-            out += run
-            run = bytearray()
-        else:
-            run.append(b)
-            if len(run) == 254:
-                out.append(255)
-                out += run
-                run = bytearray()
-    out.append(len(run) + 1)
-    out += run
-    return bytes(out)
-
-
-def cobs_decode(data):
-    out = bytearray()
-    i = 0
-    while i < len(data):
-        code = data[i]
-        if code == 0 or i + code > len(data):
-            return None
-        out += data[i + 1:i + code]
-        i += code
-        if code != 255 and i < len(data):
-            out.append(0)
-    return bytes(out)
 
 
 def frame(command, seq, status, payload):
@@ -147,8 +120,11 @@ class FakeBoard:
         return out
 
     def _frame(self, raw):
-        f = cobs_decode(raw)
-        if f is None or len(f) < 12:
+        try:
+            f = cobs_decode(raw)
+        except ValueError:
+            return None
+        if len(f) < 12:
             return None
         version, command, seq, length, _status, _ = struct.unpack_from(
             "<BBHHBB", f)

@@ -19,6 +19,11 @@ import subprocess
 import sys
 import zlib
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "tests", "board"))
+from simty_wire import cobs_decode, cobs_encode  # noqa: E402  (one COBS codec)
+
 failures = 0
 
 
@@ -30,39 +35,8 @@ def check(cond, what):
 
 
 def cobs(data):
-    out = bytearray([0])
-    i = 0
-    while True:
-        run = data[i:i + 254].split(b"\0")[0]
-        out.append(len(run) + 1)
-        out += run
-        i += len(run)
-        if i == len(data):
-            break
-        if len(run) < 254:
-            i += 1  # the zero the code stands for
-            if i == len(data):
-                out.append(1)  # a trailing zero: an empty last run
-                break
-    out.append(0)
-    return bytes(out)
-
-
-def uncobs(enc):
-    out = bytearray()
-    i = 0
-    while i < len(enc):
-        code = enc[i]
-        if code == 0:
-            raise ValueError("zero inside a frame")
-        run = enc[i + 1:i + code]
-        if len(run) != code - 1:
-            raise ValueError("run cut short")
-        out += run
-        i += code
-        if code != 0xFF and i < len(enc):
-            out.append(0)
-    return bytes(out)
+    """0x00, COBS(data), 0x00: a frame as it goes on the wire."""
+    return b"\0" + cobs_encode(data) + b"\0"
 
 
 def frame(cmd, seq, payload, version=2):
@@ -84,7 +58,7 @@ class Link:
                 k = self.buf.index(0)
                 enc, self.buf = bytes(self.buf[:k]), self.buf[k + 1:]
                 if enc:
-                    return uncobs(enc)
+                    return cobs_decode(enc)
                 continue
             more = self.sock.recv(65536)
             if not more:
