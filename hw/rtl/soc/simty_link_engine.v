@@ -198,9 +198,10 @@ module simty_link_engine #(
       wdata = {4{tx_wbyte}};
     end
   end
-  // Words past the slots (the rest of the 32 KiB window) read 0 and
-  // ignore writes.
-  wire w_in = {2'b00, waddr[14:2]} < LB_WORDS[14:0];
+  // Words past the slots (the rest of the 32 KiB window) read 0. Writes
+  // there need no check: they fall past the RAM's words or into words no
+  // read returns, and a comparator on the write enable would sit at the
+  // end of the controller's address path, the SoC's critical one.
   wire r_in = {2'b00, raddr[14:2]} < LB_WORDS[14:0];
   reg  r_in_q;
   always @(posedge clk_i) if (re) r_in_q <= r_in;
@@ -208,7 +209,7 @@ module simty_link_engine #(
   simty_ram_be #(.WORDS(LB_WORDS)) u_linkbuf (
     .clk_i(clk_i),
     .re_i(re), .raddr_i(raddr[LB_AW+1:2]), .rdata_o(ram_rdata),
-    .we_i(w_in ? we : 4'd0), .waddr_i(waddr[LB_AW+1:2]), .wdata_i(wdata)
+    .we_i(we), .waddr_i(waddr[LB_AW+1:2]), .wdata_i(wdata)
   );
   wire [31:0] lb_rdata = r_in_q ? ram_rdata : 32'd0;
   assign lb_rdata_o = lb_rdata;
