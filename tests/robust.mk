@@ -14,7 +14,7 @@
 #                         dropped, inserted, duplicated bytes, delayed
 #                         chunks) at rates 0, 1e-4 and 1e-3 per byte, a
 #                         host killed mid-transfer at each; FAULT_OPS
-#                         operations per rate (default 20: about a minute)
+#                         operations per rate (default 30: about a minute)
 #
 # Fuzz targets (tests/fuzz/, clang's libFuzzer with ASan + UBSan): the link
 # decoder and encoder (driver/link/simty_link.c), and the kernel ELF loader
@@ -113,7 +113,7 @@ fuzz: $(FUZZ_BINS) $(HOST_TEST_KERNELS)
 	$(call FUZZ_RUN,$(FUZZ_SECONDS))
 
 # ---- fault injection (tests/board/test_fault_injection.py) ----
-FAULT_OPS ?= 20
+FAULT_OPS ?= 30
 FAULT_RATES ?= 0,1e-4,1e-3
 FAULT_SEED ?= 15
 FAULT_CLIENT := $(BOARD_TEST_OUT)/fault_client

@@ -19,7 +19,7 @@ pace) serves the whole run; each operation is a fresh host process
          x[tid], x read back
   kill   a host process SIGKILLed in the middle of a 256 KiB transfer;
          the next operations are new processes on the same board
-Per rate, N operations (--ops, default 12; FAULT_OPS in make, 20), one of them
+Per rate, N operations (--ops, default 12; FAULT_OPS in make, 30), one of them
 a kill followed by a bulk and an inc. Asserted:
   - each operation completes with identical data, or ends with a clean
     error (SIMTY_ELINK, SIMTY_EPROTO, SIMTY_ETIMEDOUT);
