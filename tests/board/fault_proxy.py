@@ -21,7 +21,8 @@ rate holds across chunk boundaries.
 
 usage (standalone): fault_proxy.py --board-port N [--rate R] [--seed S]
                     [--kinds flip,drop,...] [--max-delay-ms MS]
-prints "fault_proxy: listening on 127.0.0.1:PORT" and runs until killed.
+prints "fault_proxy: listening on 127.0.0.1:PORT", runs until SIGINT or
+SIGTERM (or the board closes), then prints the faults it injected.
 The suite (test_fault_injection.py) runs it in a thread."""
 import argparse
 import collections
@@ -29,6 +30,7 @@ import ipaddress
 import math
 import random
 import select
+import signal
 import socket
 import sys
 import threading
@@ -59,7 +61,7 @@ class FaultProxy:
     def __init__(self, board_host, board_port, rate=0.0, seed=1,
                  kinds=KINDS, max_delay_ms=300.0):
         if not _loopback(board_host):
-            raise ValueError("fault_proxy: the board must be on a loopback address")
+            raise ValueError("the board must be on a loopback address, not %s" % board_host)
         self.board = socket.create_connection((board_host, board_port), timeout=10)
         self.board.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.board.settimeout(10)
@@ -246,13 +248,23 @@ def main():
     kinds = [k for k in a.kinds.split(",") if k]
     if not kinds or any(k not in KINDS for k in kinds):
         ap.error("--kinds: a comma-separated subset of " + ",".join(KINDS))
-    p = FaultProxy(a.board_host, a.board_port, a.rate, a.seed, kinds, a.max_delay_ms)
+    try:
+        p = FaultProxy(a.board_host, a.board_port, a.rate, a.seed, kinds, a.max_delay_ms)
+    except (OSError, ValueError) as e:
+        print("fault_proxy: %s" % e, file=sys.stderr)
+        return 1
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
     print("fault_proxy: listening on 127.0.0.1:%d" % p.port, file=sys.stderr, flush=True)
     try:
         p.serve_forever()
     except KeyboardInterrupt:
         pass
-    print("fault_proxy: %s" % p.stats(), file=sys.stderr)
+    print("fault_proxy: injected %s%s" % (p.stats(), "; " + p.error if p.error else ""),
+          file=sys.stderr)
     return 1 if p.error else 0
 
 
