@@ -13,8 +13,9 @@
 #                         through tests/board/fault_proxy.py (flipped,
 #                         dropped, inserted, duplicated bytes, delayed
 #                         chunks) at rates 0, 1e-4 and 1e-3 per byte, a
-#                         host killed mid-transfer at each; FAULT_OPS
-#                         operations per rate (default 30: about a minute)
+#                         host killed mid-transfer and one mid-launch at
+#                         each; FAULT_OPS operations per rate (default 30:
+#                         about a minute)
 #
 # Fuzz targets (tests/fuzz/, clang's libFuzzer with ASan + UBSan): the link
 # decoder and encoder (driver/link/simty_link.c), and the kernel ELF loader

@@ -12,6 +12,9 @@
  *       runs THREADS threads (each adds 1 to x[tid]) and reads x back:
  *       after a successful run x[0..THREADS-1] must all be 1 and the 16
  *       words after them 0; after a failed one, no word may exceed 1
+ *   fault_client URI abort
+ *       ends a launch another (killed) process left running, as
+ *       `simty abort` does: nothing running is success too
  *
  * One line on stdout: "RESULT ok", "RESULT error NAME STEP: DETAIL" (a
  * library error: the driver decides whether NAME is a clean one) or
@@ -165,6 +168,24 @@ out:
   return rc;
 }
 
+static int op_abort(simty_device *dev)
+{
+  int e = simty_wait(dev, 0);
+  if (e == 0 || e == SIMTY_ENOLAUNCH || e == SIMTY_EFAULT) {
+    printf("RESULT ok\n");
+    return R_OK;
+  }
+  if (e != SIMTY_ETIMEDOUT)
+    return fail_error(dev, e, "status");
+  if ((e = simty_abort(dev)) != 0)
+    return fail_error(dev, e, "abort");
+  e = simty_wait(dev, 10000);
+  if (e != 0 && e != SIMTY_EFAULT)
+    return fail_error(dev, e, "wait after abort");
+  printf("RESULT ok\n");
+  return R_OK;
+}
+
 static int num(const char *s, uint32_t *out)
 {
   char *end;
@@ -182,9 +203,11 @@ int main(int argc, char **argv)
              !num(argv[4], &b) && !num(argv[5], &c);
   int inc = argc == 6 && !strcmp(argv[2], "inc") && !num(argv[4], &a) &&
             !num(argv[5], &b);
-  if (!bulk && !inc) {
+  int abrt = argc == 3 && !strcmp(argv[2], "abort");
+  if (!bulk && !inc && !abrt) {
     fprintf(stderr, "usage: fault_client URI bulk SEED BYTES OFFSET\n"
-                    "       fault_client URI inc KERNEL.elf THREADS SEED\n");
+                    "       fault_client URI inc KERNEL.elf THREADS SEED\n"
+                    "       fault_client URI abort\n");
     return R_USAGE;
   }
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -195,7 +218,9 @@ int main(int argc, char **argv)
            simty_last_error(NULL));
     return R_ERROR;
   }
-  int rc = bulk ? op_bulk(dev, a, b, c) : op_inc(dev, argv[3], a);
+  int rc = bulk  ? op_bulk(dev, a, b, c)
+           : inc ? op_inc(dev, argv[3], a)
+                 : op_abort(dev);
   simty_close(dev);
   return rc;
 }

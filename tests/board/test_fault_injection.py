@@ -17,10 +17,14 @@ pace) serves the whole run; each operation is a fresh host process
          compared byte by byte
   inc    tests/board/kernels/inc.c: x zeroed, N threads each add 1 to
          x[tid], x read back
-  kill   a host process SIGKILLed in the middle of a 256 KiB transfer;
-         the next operations are new processes on the same board
-Per rate, N operations (--ops, default 12; FAULT_OPS in make, 30), one of them
-a kill followed by a bulk and an inc. Asserted:
+  kill   a host process SIGKILLed in the middle of a 256 KiB transfer
+         (then a bulk and an inc), or while it loads and runs 4080
+         increment threads (then an abort, which ends the launch it may
+         have left running, and an inc); the next operations are new
+         processes on the same board
+  abort  fault_client's abort (as `simty abort`), after the launch kill
+Per rate, N operations (--ops, default 12; FAULT_OPS in make, 30), with the
+two kills. Asserted:
   - each operation completes with identical data, or ends with a clean
     error (SIMTY_ELINK, SIMTY_EPROTO, SIMTY_ETIMEDOUT);
   - no silent corruption: no data read back differs after success; x is
@@ -139,13 +143,16 @@ def bulk_args(rng, size=None):
     return ["bulk", str(rng.randint(1, 2**32 - 1)), str(size), str(off)]
 
 
-def inc_args(args, rng):
-    return ["inc", args.kernel, str(rng.randint(1, 1024)), str(rng.randint(1, 2**31))]
+def inc_args(args, rng, threads=None):
+    return ["inc", args.kernel, str(threads or rng.randint(1, 1024)),
+            str(rng.randint(1, 2**31))]
 
 
-def killed_transfer(args, uri, rng, st):
-    """A host process SIGKILLed during a 256 KiB write and read."""
-    proc = subprocess.Popen([args.client, uri, *bulk_args(rng, 256 * 1024)],
+def killed_host(args, uri, rng, st, launch):
+    """A host process SIGKILLed during a 256 KiB write and read, or (launch)
+    while it loads and runs 4080 increment threads."""
+    op = inc_args(args, rng, 4080) if launch else bulk_args(rng, 256 * 1024)
+    proc = subprocess.Popen([args.client, uri, *op],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(rng.uniform(0.05, 0.6))
     done = proc.poll() is not None
@@ -161,16 +168,23 @@ def run_rate(args, proxy, uri, rate, seed, index):
     proxy.set_rate(rate, seed)
     st = Stats()
     t0 = time.monotonic()
-    kill_at = rng.randrange(0, max(1, args.ops - 2))
+    # Two kills at distinct places, each followed by two operations.
+    kill_transfer_at = rng.randrange(0, args.ops - 4)
+    kill_launch_at = rng.randrange(kill_transfer_at + 2, args.ops - 1)
     i = 0
     while i < args.ops:
         label = "rate %g op %d" % (rate, i)
-        if i == kill_at:
-            finished = killed_transfer(args, uri, rng, st)
-            # The new processes after the kill: a transfer, then a launch.
-            for j, op in enumerate((bulk_args(rng), inc_args(args, rng))):
-                lab = "%s (%s %d after a host killed%s)" % (
-                    label, op[0], j + 1, ", which had finished" if finished else "")
+        if i in (kill_transfer_at, kill_launch_at):
+            launch = i == kill_launch_at
+            finished = killed_host(args, uri, rng, st, launch)
+            # The new processes after the kill: a transfer, then a launch;
+            # after a launch killed, an abort (the launch it left running,
+            # if any), then a launch.
+            first = ["abort"] if launch else bulk_args(rng)
+            for j, op in enumerate((first, inc_args(args, rng))):
+                lab = "%s (%s %d after a host killed during a %s%s)" % (
+                    label, op[0], j + 1, "launch" if launch else "transfer",
+                    ", which had finished" if finished else "")
                 r = run_client(args, uri, op, args.op_timeout, st, lab)
                 if rate == 0:
                     check(lab + " completes at rate 0", r == "ok", r)
@@ -187,7 +201,7 @@ def run_rate(args, proxy, uri, rate, seed, index):
     errs = ", ".join("%d %s" % (v, k) for k, v in sorted(st.errors.items())) or "none"
     print("rate %g/byte: %d operations, %d completed, %d clean errors (%s), "
           "%d retransmissions, %d silent corruptions, %d hangs, %d other failures; "
-          "%d host killed; injected %s; %.1f s"
+          "%d hosts killed; injected %s; %.1f s"
           % (rate, st.ops, st.completed, st.clean, errs, st.retransmits, st.corrupt,
              st.hangs, st.other, st.kills, faults, time.monotonic() - t0), flush=True)
     return st
@@ -214,8 +228,8 @@ def main():
     kinds = [k for k in args.kinds.split(",") if k]
     if not kinds or any(k not in KINDS for k in kinds):
         ap.error("--kinds: a comma-separated subset of " + ",".join(KINDS))
-    if args.ops < 3:
-        ap.error("--ops: at least 3 (a kill and the two operations after it)")
+    if args.ops < 5:
+        ap.error("--ops: at least 5 (two kills and the two operations after each)")
 
     t0 = time.monotonic()
     board, board_port = start_board(args.sim)
