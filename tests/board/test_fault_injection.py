@@ -87,6 +87,7 @@ class Stats:
     def __init__(self):
         self.ops = self.completed = self.clean = self.retransmits = 0
         self.corrupt = self.hangs = self.other = self.kills = 0
+        self.longest = 0.0
         self.errors = {}
 
 
@@ -106,6 +107,7 @@ def run_client(args, uri, op_args, timeout, st, label):
         check(label, False, "still running after its %.0f s deadline (killed)" % timeout)
         return "hang"
     took = time.monotonic() - t0
+    st.longest = max(st.longest, took)
     m = re.search(r"(\d+) retransmits", err)
     if m:
         st.retransmits += int(m.group(1))
@@ -201,9 +203,10 @@ def run_rate(args, proxy, uri, rate, seed, index):
     errs = ", ".join("%d %s" % (v, k) for k, v in sorted(st.errors.items())) or "none"
     print("rate %g/byte: %d operations, %d completed, %d clean errors (%s), "
           "%d retransmissions, %d silent corruptions, %d hangs, %d other failures; "
-          "%d hosts killed; injected %s; %.1f s"
+          "%d hosts killed; injected %s; longest operation %.1f s; %.1f s"
           % (rate, st.ops, st.completed, st.clean, errs, st.retransmits, st.corrupt,
-             st.hangs, st.other, st.kills, faults, time.monotonic() - t0), flush=True)
+             st.hangs, st.other, st.kills, faults, st.longest, time.monotonic() - t0),
+          flush=True)
     return st
 
 
