@@ -8,6 +8,14 @@
 #                         host-transport, host-cli) run on that build
 #   make test-fuzz        each libFuzzer target for FUZZ_TEST_SECONDS (20)
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 300)
+#   make test-fault-injection [FAULT_OPS=N]
+#                         the host library against the simulated board
+#                         through tests/board/fault_proxy.py (flipped,
+#                         dropped, inserted, duplicated bytes, delayed
+#                         chunks) at rates 0, 1e-4 and 1e-3 per byte, a
+#                         host killed mid-transfer and one mid-launch at
+#                         each; FAULT_OPS operations per rate (default 30:
+#                         about a minute)
 #
 # Fuzz targets (tests/fuzz/, clang's libFuzzer with ASan + UBSan): the link
 # decoder and encoder (driver/link/simty_link.c), and the kernel ELF loader
@@ -104,3 +112,20 @@ test-fuzz: $(FUZZ_BINS) $(HOST_TEST_KERNELS)
 
 fuzz: $(FUZZ_BINS) $(HOST_TEST_KERNELS)
 	$(call FUZZ_RUN,$(FUZZ_SECONDS))
+
+# ---- fault injection (tests/board/test_fault_injection.py) ----
+FAULT_OPS ?= 30
+FAULT_RATES ?= 0,1e-4,1e-3
+FAULT_SEED ?= 15
+FAULT_CLIENT := $(BOARD_TEST_OUT)/fault_client
+FAULT_KERNEL := $(BOARD_TEST_OUT)/inc.elf
+
+$(FAULT_CLIENT): $(BOARD_TEST_DIR)/fault_client.c $(HOSTLIB) | $(BOARD_TEST_OUT)/
+	$(CC) $(HOST_CFLAGS) -I$(HOSTLIB_DIR)/include -Ihw/arch -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS)
+
+TEST_SUITES += fault-injection
+.PHONY: test-fault-injection
+test-fault-injection: simty-sim $(FAULT_CLIENT) $(FAULT_KERNEL)
+	python3 $(BOARD_TEST_DIR)/test_fault_injection.py --sim $(SIMTY_SIM) \
+	  --client $(FAULT_CLIENT) --kernel $(FAULT_KERNEL) --ops $(FAULT_OPS) \
+	  --rates $(FAULT_RATES) --seed $(FAULT_SEED)
