@@ -412,8 +412,20 @@ module simty_soc #(
     end
   endgenerate
   assign rx_pop = link_enable ? eng_rx_pop : mmio_rx_pop;
-  assign tx_push = link_enable ? eng_tx_push : mmio_tx_push;
-  assign tx_data = link_enable ? eng_tx_data : mmio_tx_data;
+  // A UART_DATA store reaches the TX FIFO a cycle after its bus cycle:
+  // the controller's address decode then ends at a register instead of
+  // running on into the FIFO's level counter (the ULX3S's critical path).
+  // The firmware's next status read comes two cycles later at the soonest,
+  // so TX_READY never lags behind a push.
+  reg       mmio_tx_push_q;
+  reg [7:0] mmio_tx_data_q;
+  always @(posedge clk_i) begin
+    if (rst_i) mmio_tx_push_q <= 1'b0;
+    else mmio_tx_push_q <= mmio_tx_push & ~link_enable;
+    mmio_tx_data_q <= mmio_tx_data;
+  end
+  assign tx_push = link_enable ? eng_tx_push : mmio_tx_push_q;
+  assign tx_data = link_enable ? eng_tx_data : mmio_tx_data_q;
 
   simty_uart #(
     .CLK_HZ(CLK_HZ), .BAUD(BAUD), .PHY(PHY),
