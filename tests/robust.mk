@@ -19,7 +19,9 @@
 #
 # Fuzz targets (tests/fuzz/, clang's libFuzzer with ASan + UBSan): the link
 # decoder and encoder (driver/link/simty_link.c), and the kernel ELF loader
-# through simty_kernel_load_bytes() on a fresh model device. Seeds are in
+# through simty_kernel_load_bytes() on a fresh model device, the firmware's
+# protocol engine on the mocked SoC (fw), and the host session against a
+# scripted transport on a virtual clock (session). Seeds are in
 # tests/fuzz/corpus/TARGET/ (small, in the repository) plus, for the ELF
 # target, the host test kernels; what a run finds new is kept in
 # $(BUILD)/fuzz/corpus/TARGET/, and a crash is written to
