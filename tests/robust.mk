@@ -19,7 +19,9 @@
 #
 # Fuzz targets (tests/fuzz/, clang's libFuzzer with ASan + UBSan): the link
 # decoder and encoder (driver/link/simty_link.c), and the kernel ELF loader
-# through simty_kernel_load_bytes() on a fresh model device. Seeds are in
+# through simty_kernel_load_bytes() on a fresh model device, the firmware's
+# protocol engine on the mocked SoC (fw), and the host session against a
+# scripted transport on a virtual clock (session). Seeds are in
 # tests/fuzz/corpus/TARGET/ (small, in the repository) plus, for the ELF
 # target, the host test kernels; what a run finds new is kept in
 # $(BUILD)/fuzz/corpus/TARGET/, and a crash is written to
@@ -44,7 +46,7 @@ test-host-asan:
 FUZZ_CC ?= clang
 FUZZ_DIR := tests/fuzz
 FUZZ_OUT := $(BUILD)/fuzz
-FUZZ_TARGETS := link elf
+FUZZ_TARGETS := link elf fw session
 FUZZ_TEST_SECONDS ?= 20
 FUZZ_SECONDS ?= 300
 FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
@@ -61,6 +63,8 @@ FUZZ_LIB_HDRS := $(wildcard host_lib/include/*.h host_lib/src/*.h driver/transpo
 # Per-target options: libFuzzer's maximum input, extra read-only seeds.
 FUZZ_OPTS_link := -max_len=12000
 FUZZ_OPTS_elf := -max_len=65536
+FUZZ_OPTS_fw := -max_len=16384
+FUZZ_OPTS_session := -max_len=16384
 FUZZ_SEEDS_elf = $(BUILD)/kernels/tests/host/kernels
 
 $(FUZZ_OUT)/fuzz_link: $(FUZZ_DIR)/fuzz_link.c driver/link/simty_link.c $(LINK_HDRS) | $(FUZZ_OUT)/
@@ -70,6 +74,19 @@ $(FUZZ_OUT)/fuzz_elf: $(FUZZ_DIR)/fuzz_elf.c $(FUZZ_LIB_SRCS) $(FUZZ_LIB_HDRS) |
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INCLUDES) -o $@ $< $(FUZZ_LIB_SRCS) \
 	  $(shell pkg-config --libs libftdi1 libusb-1.0 2>/dev/null || echo -lftdi1 -lusb-1.0) \
 	  -lpthread
+
+# The firmware on the mocked SoC, as the firmware suite builds it.
+$(FUZZ_OUT)/fuzz_fw: $(FUZZ_DIR)/fuzz_fw.c $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS) $(FW_HDRS) \
+  $(FW_MOCK_HDRS) | $(FUZZ_OUT)/
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFW_HOST $(FW_INCLUDES) -I$(FW_DIR)/tests -o $@ $< \
+	  $(FW_LOGIC_SRCS) $(FW_MOCK_SRCS)
+
+# The host session over a scripted transport: the session and link code only.
+FUZZ_SESSION_SRCS := driver/transport/simty_session.c driver/transport/transport_common.c \
+  driver/link/simty_link.c
+$(FUZZ_OUT)/fuzz_session: $(FUZZ_DIR)/fuzz_session.c $(FUZZ_SESSION_SRCS) $(FUZZ_LIB_HDRS) | $(FUZZ_OUT)/
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INCLUDES) -o $@ $< $(FUZZ_SESSION_SRCS) \
+	  -Wl,--wrap=simty__transport_now_ns
 
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
 .PHONY: fuzz-build
@@ -89,7 +106,8 @@ define FUZZ_RUN
 	  fi; \
 	  seeds="$(FUZZ_DIR)/corpus/$$t"; \
 	  [ $$t = elf ] && [ -d $(FUZZ_SEEDS_elf) ] && seeds="$$seeds $(FUZZ_SEEDS_elf)"; \
-	  opts=$$(case $$t in link) echo '$(FUZZ_OPTS_link)';; elf) echo '$(FUZZ_OPTS_elf)';; esac); \
+	  opts=$$(case $$t in link) echo '$(FUZZ_OPTS_link)';; elf) echo '$(FUZZ_OPTS_elf)';; \
+	    fw) echo '$(FUZZ_OPTS_fw)';; session) echo '$(FUZZ_OPTS_session)';; esac); \
 	  if ! $$bin $$opts -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 \
 	      -print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)/crash-$$t- \
 	      $(FUZZ_OUT)/corpus/$$t $$seeds >$$log 2>&1; then \
