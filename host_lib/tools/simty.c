@@ -73,6 +73,13 @@ static const char usage_text[] =
 
 /* ---- Small helpers ---- */
 
+/* major << 16 | minor << 8 | patch as "major.minor.patch". */
+static void version_text(char *out, size_t size, uint32_t v)
+{
+  snprintf(out, size, "%" PRIu32 ".%" PRIu32 ".%" PRIu32, v >> 16,
+           (v >> 8) & 0xffu, v & 0xffu);
+}
+
 /* The host side's versions; with a device named (--device or
  * $SIMTY_DEVICE), the device's too: its firmware, bitstream and protocol. */
 static int print_version(const char *uri)
@@ -89,13 +96,12 @@ static int print_version(const char *uri)
   struct simty_device_info in;
   simty_device_info(dev, &in);
   if (in.protocol_version) {
-    printf("device %s: firmware %" PRIu32 ".%" PRIu32 ".%" PRIu32
-           ", bitstream %" PRIu32 ".%" PRIu32 ".%" PRIu32 " (build %08" PRIx32
+    char fw[16], hw[16];
+    version_text(fw, sizeof fw, in.firmware_version);
+    version_text(hw, sizeof hw, in.hw_version);
+    printf("device %s: firmware %s, bitstream %s (build %08" PRIx32
            "), link protocol %u\n",
-           simty_device_uri(dev), in.firmware_version >> 16,
-           (in.firmware_version >> 8) & 0xffu, in.firmware_version & 0xffu,
-           in.hw_version >> 16, (in.hw_version >> 8) & 0xffu,
-           in.hw_version & 0xffu, in.hw_build, in.protocol_version);
+           simty_device_uri(dev), fw, hw, in.hw_build, in.protocol_version);
   } else {
     printf("device %s: the in-process model of this library\n",
            simty_device_uri(dev));
@@ -188,13 +194,6 @@ static void progress(void *user, uint64_t done, uint64_t total)
 }
 
 /* ---- info ---- */
-
-/* major << 16 | minor << 8 | patch as "major.minor.patch". */
-static void version_text(char *out, size_t size, uint32_t v)
-{
-  snprintf(out, size, "%" PRIu32 ".%" PRIu32 ".%" PRIu32, v >> 16,
-           (v >> 8) & 0xffu, v & 0xffu);
-}
 
 static int cmd_info(simty_device *dev, int json)
 {

@@ -141,7 +141,7 @@ bitstream: board-firmware $(ARCH_VH)
 	  --param BAUD=$(BOARD_BAUD) --param LINK_FIFO_DEPTH=$($(BOARD)_LINK_FIFO) \
 	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) $($(BOARD)_PARAMS) \
 	  --param HW_BUILD=$$(cat $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) \
-	    $(BOARD_CORE_SRCS) $(BOARD_FW_HEX) | $(BOARD_BUILD_DIGEST)) \
+	    hw/rtl/soc/simty_uart_rate.vh $(BOARD_CORE_SRCS) $(BOARD_FW_HEX) | $(BOARD_BUILD_DIGEST)) \
 	  $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
 
 # Loads what `make bitstream` left for the same BOARD/WARPS/LANES.

@@ -421,7 +421,7 @@ module simty_soc #(
   reg [7:0] mmio_tx_data_q;
   always @(posedge clk_i) begin
     if (rst_i) mmio_tx_push_q <= 1'b0;
-    else mmio_tx_push_q <= mmio_tx_push & ~link_enable;
+    else mmio_tx_push_q <= mmio_tx_push;
     mmio_tx_data_q <= mmio_tx_data;
   end
   assign tx_push = link_enable ? eng_tx_push : mmio_tx_push_q;

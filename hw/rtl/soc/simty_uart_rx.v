@@ -29,31 +29,11 @@ module simty_uart_rx #(
   output reg  [7:0] data_o,
   output reg        frame_err_o   // one-cycle pulse
 );
-  function automatic integer gcd(input integer x, input integer y);
-    integer a, b, t, k;
-    begin
-      a = x;
-      b = y;
-      for (k = 0; k < 64; k = k + 1) begin
-        if (b != 0) begin
-          t = a % b;
-          a = b;
-          b = t;
-        end
-      end
-      gcd = a;
-    end
-  endfunction
-  localparam integer G = gcd(CLK_HZ, BAUD);
-  localparam integer MOD_I = CLK_HZ / G;
-  localparam integer INC_I = BAUD / G;
+`include "simty_uart_rate.vh"
   // The start edge reaches the state machine about 1.5 cycles late (the
   // synchroniser) and is seen a cycle later still: starting the phase at
   // half a bit plus half a cycle puts the first sample at mid start bit.
   localparam integer START_I = MOD_I / 2 + INC_I / 2;
-  localparam integer AW = $clog2(MOD_I + INC_I + 1);
-  localparam [AW-1:0] MOD = MOD_I[AW-1:0];
-  localparam [AW-1:0] INC = INC_I[AW-1:0];
   localparam [AW-1:0] START = START_I[AW-1:0];
 
   localparam [1:0] S_IDLE = 2'd0, S_START = 2'd1, S_BITS = 2'd2, S_BREAK = 2'd3;

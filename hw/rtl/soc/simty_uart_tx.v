@@ -21,27 +21,7 @@ module simty_uart_tx #(
   output wire       ready_o,   // takes data_i when valid_i
   output wire       tx_o
 );
-  function automatic integer gcd(input integer x, input integer y);
-    integer a, b, t, k;
-    begin
-      a = x;
-      b = y;
-      for (k = 0; k < 64; k = k + 1) begin
-        if (b != 0) begin
-          t = a % b;
-          a = b;
-          b = t;
-        end
-      end
-      gcd = a;
-    end
-  endfunction
-  localparam integer G = gcd(CLK_HZ, BAUD);
-  localparam integer MOD_I = CLK_HZ / G;   // accumulator units a bit
-  localparam integer INC_I = BAUD / G;     // units a cycle
-  localparam integer AW = $clog2(MOD_I + INC_I + 1);
-  localparam [AW-1:0] MOD = MOD_I[AW-1:0];
-  localparam [AW-1:0] INC = INC_I[AW-1:0];
+`include "simty_uart_rate.vh"
 
   reg [8:0]    shift_q;    // {stop, data}: the bits after the start bit
   reg [3:0]    left_q;     // bits still to send (the current one included), 0 = idle

@@ -59,20 +59,22 @@ soc-cpu-test: $(SOC_CPU_TB) $(SOC_CPU_PROGS)
 	python3 $(SOC_SIM_DIR)/run_cpu_tests.py $(SOC_CPU_TB) $(SOC_CPU_OUT)
 
 # ---- UART and FIFO bench (Verilog bench with delays: --timing) ----
+# Included by the UART's receiver and transmitter.
+SOC_RTL_INCS := $(SOC_RTL_DIR)/simty_uart_rate.vh
 SOC_UART_RTL := $(addprefix $(SOC_RTL_DIR)/,simty_uart.v simty_uart_rx.v \
   simty_uart_tx.v simty_fifo.v)
 SOC_UART_TB := $(SOC_OUT)/uart/Vsimty_uart_tb
 # The same bench at 25 MHz / 3 Mbaud (8.33 cycles a bit), senders 2% off.
 SOC_UART_TB_FRAC := $(SOC_OUT)/uart_frac/Vsimty_uart_tb
 
-$(SOC_UART_TB): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) | $(SOC_OUT)/uart/
+$(SOC_UART_TB): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) $(SOC_RTL_INCS) | $(SOC_OUT)/uart/
 	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(SOC_OUT)/uart/obj \
-	  -MAKEFLAGS "-s" --top-module simty_uart_tb -o $(abspath $@) $^ >/dev/null
+	  -MAKEFLAGS "-s" --top-module simty_uart_tb -I$(SOC_RTL_DIR) -o $(abspath $@) $(filter %.v,$^) >/dev/null
 
-$(SOC_UART_TB_FRAC): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) | $(SOC_OUT)/uart_frac/
+$(SOC_UART_TB_FRAC): $(SOC_SIM_DIR)/simty_uart_tb.v $(SOC_UART_RTL) $(SOC_RTL_INCS) | $(SOC_OUT)/uart_frac/
 	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(SOC_OUT)/uart_frac/obj \
 	  -MAKEFLAGS "-s" --top-module simty_uart_tb -GCLK_HZ=25000000 -GBAUD=3000000 \
-	  -GOFF_PERMILLE=20 -o $(abspath $@) $^ >/dev/null
+	  -GOFF_PERMILLE=20 -I$(SOC_RTL_DIR) -o $(abspath $@) $(filter %.v,$^) >/dev/null
 
 .PHONY: soc-uart-test
 soc-uart-test: $(SOC_UART_TB) $(SOC_UART_TB_FRAC)
@@ -102,10 +104,10 @@ $(SOC_LINK_OUT)/simty_link.o: driver/link/simty_link.c driver/link/simty_link.h 
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Idriver/link -c -o $@ $<
 
 $(SOC_LINK_TB): $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_SIM_DIR)/simty_link_engine_tb.cpp \
-    $(SOC_LINK_RTL) $(SOC_LINK_OUT)/simty_link.o firmware/simty_mmio.h $(ARCH_VH)
+    $(SOC_LINK_RTL) $(SOC_RTL_INCS) $(SOC_LINK_OUT)/simty_link.o firmware/simty_mmio.h $(ARCH_VH)
 	$(VERILATOR) --cc --exe --build -O3 --x-assign fast --x-initial fast -Wall \
 	  -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(CURDIR)/driver/link -I$(CURDIR)/firmware" \
-	  -MAKEFLAGS "-s OPT_FAST=-O2" -I$(BUILD)/gen -Mdir $(SOC_LINK_OUT)/obj \
+	  -MAKEFLAGS "-s OPT_FAST=-O2" -I$(BUILD)/gen -I$(SOC_RTL_DIR) -Mdir $(SOC_LINK_OUT)/obj \
 	  --top-module simty_link_engine_tb -o $(abspath $@) \
 	  $(SOC_SIM_DIR)/simty_link_engine_tb.v $(SOC_LINK_RTL) \
 	  $(abspath $(SOC_SIM_DIR)/simty_link_engine_tb.cpp) $(abspath $(SOC_LINK_OUT)/simty_link.o) >/dev/null
@@ -209,7 +211,7 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   -Mdir $$tmp.obj \
   -GWARPS=$(call sim_board_w,$(1)) -GLANES=$(call sim_board_l,$(1)) \
   -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) \
-  -GHW_BUILD=$$(cat $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) | $(BOARD_BUILD_DIGEST)) \
+  -GHW_BUILD=$$(cat $(SOC_RTL_SRCS) $(SOC_RTL_INCS) $(SIM_BOARD_CORE_SRCS) | $(BOARD_BUILD_DIGEST)) \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" \
   -CFLAGS "-O2 -DSIM_WARPS=$(call sim_board_w,$(1)) -DSIM_LANES=$(call sim_board_l,$(1)) \
     -DSIM_CLK_HZ=$(SIM_BOARD_CLK_HZ)ull -DSIM_BAUD=$(SIM_BOARD_BAUD)ull -DSIM_TRACE=$(3) \
@@ -222,7 +224,7 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   -o $$tmp > $$tmp.log 2>&1 || { cat $$tmp.log; rm -rf $$tmp.obj $$tmp.log; exit 1; }; \
   mv -f $$tmp $(2) && rm -rf $$tmp.obj $$tmp.log
 
-SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SIM_BOARD_CORE_SRCS) \
+SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SOC_RTL_INCS) $(SIM_BOARD_CORE_SRCS) \
   $(if $(RTL_CORE_INCS),$(RTL_CORE_INCS),$(wildcard hw/rtl/core/*.vh)) \
   $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
   $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h $(SIM_BOARD_DIR)/simty_sim_usb.h
