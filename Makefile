@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# Simty: top-level build. `make run` runs a kernel, `make test` runs every
-# test suite; both install missing Debian packages first.
+# Simty: top-level build. `make` builds everything, `make run` runs a
+# kernel, `make test` runs every test suite; all three install missing
+# Debian packages first.
 #
 # Each part of the tree adds its rules in its own fragment (*.mk below) and
 # registers its test suites in TEST_SUITES; `make test-NAME` runs one.
@@ -10,10 +11,16 @@ CC ?= cc
 HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 TEST_SUITES :=
 
-.PHONY: all run test deps clean
-all: deps-checked
+.PHONY: all build-all run test deps clean
+# The default goal: the packages, then everything a user runs (recursive so
+# that the packages are there before any rule runs, as for `make run`).
+all: deps
+	@$(MAKE) --no-print-directory build-all
 
-# Order-only directory creation: `| $(BUILD)/dir/`
+# Order-only directory creation: `| $(BUILD)/dir/`. Precious: a directory
+# made by this pattern rule would otherwise be an intermediate target that
+# make tries (and fails) to delete at the end ("unlink: ... Is a directory").
+.PRECIOUS: %/
 %/:
 	@mkdir -p $@
 
@@ -36,6 +43,11 @@ include scripts/release.mk
 
 deps:
 	@sh scripts/install-deps.sh
+
+# Everything `make` builds: the reference model and its CLI, the kernel
+# compiler and runtime, the host library and the simty CLI, the firmware
+# and the simulated board (launcher + 4x4), and the examples.
+build-all: model kernel-runtime host-lib simty-cli firmware simty-sim examples
 
 # Checked once per make invocation before anything else builds.
 .PHONY: deps-checked
