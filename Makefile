@@ -48,6 +48,7 @@ deps:
 # compiler and runtime, the host library and the simty CLI, the firmware
 # and the simulated board (launcher + 4x4), and the examples.
 build-all: model kernel-runtime host-lib simty-cli firmware simty-sim examples
+	@:
 
 # Checked once per make invocation before anything else builds.
 .PHONY: deps-checked

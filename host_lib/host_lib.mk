@@ -14,8 +14,8 @@ HOSTLIB := $(BUILD)/lib/libsimty.a
 HOSTLIB_HEADER := $(BUILD)/include/simty.h
 SIMTY_CLI := $(BUILD)/bin/simty
 
-HOSTLIB_DEPS_CFLAGS := $(shell pkg-config --cflags libftdi1 libusb-1.0 2>/dev/null)
-HOSTLIB_DEPS_LIBS := $(shell pkg-config --libs libftdi1 libusb-1.0 2>/dev/null || echo -lftdi1 -lusb-1.0)
+HOSTLIB_DEPS_CFLAGS := $(shell pkg-config --cflags libftdi1 libusb-1.0 libdw 2>/dev/null)
+HOSTLIB_DEPS_LIBS := $(shell pkg-config --libs libftdi1 libusb-1.0 libdw 2>/dev/null || echo -lftdi1 -lusb-1.0 -ldw -lelf)
 HOSTLIB_CFLAGS := $(HOST_CFLAGS) -I$(HOSTLIB_DIR)/include -I$(HOSTLIB_DIR)/src \
   -Ihw/arch -Ihw/model -Idriver/link -Idriver/transport $(HOSTLIB_DEPS_CFLAGS)
 # What a program linking libsimty.a needs after it.
@@ -25,7 +25,7 @@ HOSTLIB_HDRS := $(HOSTLIB_DIR)/include/simty.h $(HOSTLIB_DIR)/src/simty_internal
   $(HOSTLIB_DIR)/src/simty_elf.h hw/arch/simty_arch.h hw/model/simty_model.h
 HOSTLIB_SRCS := $(HOSTLIB_DIR)/src/simty_device.c $(HOSTLIB_DIR)/src/simty_kernel.c \
   $(HOSTLIB_DIR)/src/simty_alloc.c $(HOSTLIB_DIR)/src/backend_model.c \
-  $(HOSTLIB_DIR)/src/backend_link.c
+  $(HOSTLIB_DIR)/src/backend_link.c $(HOSTLIB_DIR)/src/simty_source.c
 HOSTLIB_OBJS := $(patsubst $(HOSTLIB_DIR)/src/%.c,$(HOSTLIB_OBJ_DIR)/%.o,$(HOSTLIB_SRCS))
 
 $(HOSTLIB_OBJ_DIR)/%.o: $(HOSTLIB_DIR)/src/%.c $(HOSTLIB_HDRS) | $(HOSTLIB_OBJ_DIR)/
@@ -61,10 +61,15 @@ $(BIN2C): $(HOSTLIB_TOOLS)/bin2c.c | $(BUILD)/tools/
 $(BUILD)/gen/simty_selftest_elf.c: $(SELFTEST_ELF) $(BIN2C) | $(BUILD)/gen/
 	$(BIN2C) simty_selftest_elf $< $@
 
-$(SIMTY_CLI): $(HOSTLIB_TOOLS)/simty.c $(HOSTLIB_TOOLS)/selftest_kernel.h \
+# One file per command (cmd_*.c), the option parser and command table in
+# simty.c, the text/JSON output layer in cli_output.c.
+SIMTY_CLI_SRCS := $(HOSTLIB_TOOLS)/simty.c $(HOSTLIB_TOOLS)/cli_output.c \
+  $(HOSTLIB_TOOLS)/cmd_info.c $(HOSTLIB_TOOLS)/cmd_counters.c $(HOSTLIB_TOOLS)/cmd_run.c \
+  $(HOSTLIB_TOOLS)/cmd_data.c $(HOSTLIB_TOOLS)/cmd_selftest.c
+$(SIMTY_CLI): $(SIMTY_CLI_SRCS) $(HOSTLIB_TOOLS)/simty_cli.h $(HOSTLIB_TOOLS)/selftest_kernel.h \
     $(BUILD)/gen/simty_selftest_elf.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/bin/
-	$(CC) $(HOSTLIB_CFLAGS) -I$(HOSTLIB_TOOLS) -o $@ $< $(BUILD)/gen/simty_selftest_elf.c \
-	  $(HOSTLIB) $(HOSTLIB_LIBS)
+	$(CC) $(HOSTLIB_CFLAGS) -I$(HOSTLIB_TOOLS) -o $@ $(SIMTY_CLI_SRCS) \
+	  $(BUILD)/gen/simty_selftest_elf.c $(HOSTLIB) $(HOSTLIB_LIBS)
 
 .PHONY: simty-cli
 simty-cli: $(SIMTY_CLI)

@@ -10,7 +10,7 @@ set -eu
 PACKAGES="build-essential pkg-config python3 verilator yosys nextpnr-ice40
 fpga-icestorm gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 libcmocka-dev libusb-1.0-0-dev libftdi1-dev openfpgaloader
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev libdw-dev"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -359,6 +359,22 @@ int simty_kernel_symbol(const simty_kernel *kernel, const char *name,
 int simty_kernel_layout(const simty_kernel *kernel, uint32_t *entry,
                         uint32_t *data_end);
 
+/**
+ * Where a kernel code address comes from, as one line: "FUNCTION at
+ * FILE:LINE" from the kernel ELF's debug information (DWARF line table and
+ * scopes, read with elfutils' libdw; FILE as the compiler recorded it),
+ * "FUNCTION+0xOFF" from its symbol table when it has no debug information
+ * for pc, nothing when neither knows pc. For fault reports and traces:
+ * simty_kernel_source_line(k, fault.pc, buf, sizeof buf).
+ * @param kernel  a kernel handle (still valid after its device closed).
+ * @param pc      a code address.
+ * @param buf     receives the line (may be NULL when size is 0).
+ * @return the length of the full line (as snprintf), 0 when pc is not
+ *         known (buf then holds ""), SIMTY_EINVAL.
+ */
+int simty_kernel_source_line(const simty_kernel *kernel, uint32_t pc,
+                             char *buf, size_t size);
+
 /* ------------------------------------------------------------------ */
 /** @} @name Launches */
 /** @{ */
@@ -462,7 +478,8 @@ const char *simty_fault_name(uint32_t cause);
 
 /**
  * Format a fault as one line:
- * "NAME (cause C) pc=0x%08x hart=H tid=T addr=0x%08x".
+ * "NAME (cause C) pc=0x%08x hart=H tid=T addr=0x%08x" (H and T are
+ * "none" for 0xffffffff: no thread, as for a time-out on a link device).
  * @return the length of the full line (as snprintf; buf may be NULL when
  *         size is 0).
  */

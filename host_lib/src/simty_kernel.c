@@ -489,10 +489,16 @@ int simty_fault_format(const struct simty_fault *f, char *buf, size_t size)
 {
   if (!f)
     return snprintf(buf, size, "(no fault record)");
+  /* 0xffffffff (a time-out or abort on a link device) is no thread. */
+  char hart[16] = "none", tid[16] = "none";
+  if (f->hart != UINT32_MAX)
+    snprintf(hart, sizeof hart, "%" PRIu32, f->hart);
+  if (f->tid != UINT32_MAX)
+    snprintf(tid, sizeof tid, "%" PRIu32, f->tid);
   return snprintf(buf, size,
-                  "%s (cause %" PRIu32 ") pc=0x%08" PRIx32 " hart=%" PRIu32
-                  " tid=%" PRIu32 " addr=0x%08" PRIx32,
-                  simty_fault_name(f->cause), f->cause, f->pc, f->hart, f->tid,
+                  "%s (cause %" PRIu32 ") pc=0x%08" PRIx32 " hart=%s tid=%s"
+                  " addr=0x%08" PRIx32,
+                  simty_fault_name(f->cause), f->cause, f->pc, hart, tid,
                   f->addr);
 }
 
