@@ -21,8 +21,10 @@ EXAMPLES = ["vecadd", "saxpy", "matmul", "reduction", "histogram", "mandelbrot",
 
 
 def run(path, device):
+    # The simulated board's cycle report: printed when asked.
+    env = dict(os.environ, SIMTY_SIM_VERBOSE="1")
     p = subprocess.run([path, "--device", device], capture_output=True, text=True,
-                       timeout=1800)
+                       timeout=1800, env=env)
     out = p.stdout + p.stderr
     if p.returncode != 0:
         raise SystemExit("%s failed (exit %d):\n%s" % (path, p.returncode, out))

@@ -332,10 +332,13 @@ static const char *find_sim(char *buf, size_t size)
 int simty_transport_sim(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size)
 {
-  /* Options: warps, lanes (passed on: the launcher picks the binary). */
-  char warps[16] = "", lanes[16] = "";
+  /* Options: warps, lanes (passed on: the launcher picks the binary),
+   * verbose (1: the board prints its cycle report on stderr at close; it
+   * is quiet otherwise, unless $SIMTY_SIM_VERBOSE says so). */
+  char warps[16] = "", lanes[16] = "", verbose[16] = "";
   if (*rest && *rest != '?') {
-    snprintf(err, err_size, "expected sim[?warps=W&lanes=L], got 'sim:%s'",
+    snprintf(err, err_size,
+             "expected sim[?warps=W&lanes=L&verbose=0|1], got 'sim:%s'",
              rest);
     return SIMTY_EURI;
   }
@@ -348,6 +351,8 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
       dst = warps, klen = 6;
     else if (len > 6 && strncmp(p, "lanes=", 6) == 0)
       dst = lanes, klen = 6;
+    else if (len > 8 && strncmp(p, "verbose=", 8) == 0)
+      dst = verbose, klen = 8;
     if (!dst || len - klen >= 16) {
       snprintf(err, err_size, "unknown or bad sim option '%.*s'", (int)len, p);
       return SIMTY_EURI;
@@ -399,7 +404,7 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
     fcntl(sv[1], F_SETFD, flags & ~FD_CLOEXEC);
     char fdarg[16];
     snprintf(fdarg, sizeof(fdarg), "%d", sv[1]);
-    const char *argv[10];
+    const char *argv[12];
     int a = 0;
     argv[a++] = sim;
     argv[a++] = "--fd";
@@ -412,6 +417,8 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
       argv[a++] = "--lanes";
       argv[a++] = lanes;
     }
+    if (*verbose)
+      argv[a++] = strtoul(verbose, NULL, 10) ? "--verbose" : "--quiet";
     argv[a] = NULL;
     if (strchr(sim, '/'))
       execv(sim, (char *const *)argv);

@@ -39,8 +39,8 @@ DATA_BASE = 0x10000000
 
 def session(sim, body, extra=()):
     host, dev = socket.socketpair()
-    proc = subprocess.Popen([sim, "--fd", str(dev.fileno()), *extra], pass_fds=[dev.fileno()],
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sim, "--fd", str(dev.fileno()), "--verbose", *extra],
+                            pass_fds=[dev.fileno()], stderr=subprocess.PIPE, text=True)
     dev.close()
     link = Link(host, timeout=600)
     info = link.info()

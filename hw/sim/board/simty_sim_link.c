@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_sim_link.c - socket side of the simulated board's link (see
- * simty_sim_link.h): accept or adopt one stream socket, then exchange
- * bytes with it through two ring buffers, never blocking the simulation.
+ * simty_sim_link.h): accept or adopt one stream socket (or, serving,
+ * one after another), then exchange bytes with it through two ring
+ * buffers, never blocking the simulation.
  */
 #include "simty_sim_link.h"
 
@@ -22,6 +23,7 @@ static void link_init(struct simty_sim_link *l, int fd)
 {
   memset(l, 0, sizeof *l);
   l->fd = fd;
+  l->listen_fd = -1;
 }
 
 static int make_nonblocking(int fd)
@@ -38,9 +40,10 @@ static int make_nonblocking(int fd)
   return 0;
 }
 
-int simty_sim_link_listen(struct simty_sim_link *l, int port)
+/* A socket listening on 127.0.0.1:port (the port printed on stderr), or
+ * -1 with a message. */
+static int open_listener(int port)
 {
-  link_init(l, -1);
   if (port < 0 || port > 65535) {
     fprintf(stderr, "simty-sim: bad port %d (0..65535)\n", port);
     return -1;
@@ -72,6 +75,15 @@ int simty_sim_link_listen(struct simty_sim_link *l, int port)
   fprintf(stderr, "simty-sim: listening on 127.0.0.1:%u\n",
           (unsigned)ntohs(a.sin_port));
   fflush(stderr);
+  return s;
+}
+
+int simty_sim_link_listen(struct simty_sim_link *l, int port)
+{
+  link_init(l, -1);
+  int s = open_listener(port);
+  if (s < 0)
+    return -1;
   int c;
   do {
     c = accept(s, NULL, NULL);
@@ -82,6 +94,56 @@ int simty_sim_link_listen(struct simty_sim_link *l, int port)
     return -1;
   }
   return simty_sim_link_use_fd(l, c);
+}
+
+int simty_sim_link_serve(struct simty_sim_link *l, int port)
+{
+  link_init(l, -1);
+  l->listen_fd = open_listener(port);
+  if (l->listen_fd < 0)
+    return -1;
+  if (fcntl(l->listen_fd, F_SETFL, fcntl(l->listen_fd, F_GETFL) | O_NONBLOCK) < 0) {
+    perror("simty-sim: fcntl");
+    return -1;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  return 0;
+}
+
+int simty_sim_link_accept(struct simty_sim_link *l, int wait_ms)
+{
+  if (l->listen_fd < 0 || l->fd >= 0)
+    return 0;
+  if (wait_ms > 0) {
+    struct pollfd p = {.fd = l->listen_fd, .events = POLLIN, .revents = 0};
+    if (poll(&p, 1, wait_ms) <= 0)
+      return 0;
+  }
+  int c = accept(l->listen_fd, NULL, NULL);
+  if (c < 0)
+    return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+            errno == ECONNABORTED)
+               ? 0
+               : -1;
+  if (make_nonblocking(c) < 0) {
+    close(c);
+    return -1;
+  }
+  l->fd = c;
+  l->peer_closed = 0;
+  l->to_device.head = l->to_device.tail;
+  l->to_host.head = l->to_host.tail;
+  return 1;
+}
+
+void simty_sim_link_hangup(struct simty_sim_link *l)
+{
+  if (l->fd >= 0)
+    close(l->fd);
+  l->fd = -1;
+  l->peer_closed = 0;
+  /* Nobody listens on the wire: what the board sends is lost. */
+  l->to_host.head = l->to_host.tail;
 }
 
 int simty_sim_link_use_fd(struct simty_sim_link *l, int fd)
@@ -190,4 +252,7 @@ void simty_sim_link_close(struct simty_sim_link *l)
   if (l->fd >= 0)
     close(l->fd);
   l->fd = -1;
+  if (l->listen_fd >= 0)
+    close(l->listen_fd);
+  l->listen_fd = -1;
 }

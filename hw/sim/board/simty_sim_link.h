@@ -27,7 +27,8 @@ struct simty_sim_queue {
 };
 
 struct simty_sim_link {
-  int fd;
+  int fd;            /* the host's connection, -1 when none (serving) */
+  int listen_fd;     /* serving: the listening socket, else -1 */
   int peer_closed;   /* the host closed its end (or the socket failed) */
   uint64_t bytes_in;  /* from the host */
   uint64_t bytes_out; /* to the host */
@@ -42,6 +43,20 @@ int simty_sim_link_listen(struct simty_sim_link *l, int port);
 
 /* Uses an already connected stream socket. Returns 0 or -1 (message). */
 int simty_sim_link_use_fd(struct simty_sim_link *l, int fd);
+
+/* --serve: listens on 127.0.0.1:port (printed on stderr) without waiting;
+ * hosts connect one after another through simty_sim_link_accept().
+ * Returns 0, or -1 with a message on stderr. */
+int simty_sim_link_serve(struct simty_sim_link *l, int port);
+
+/* Serving with no host connected: takes a waiting connection, polling up
+ * to wait_ms for one. Returns 1 when a host connected (both queues start
+ * empty), 0 when none came, -1 on a socket error. */
+int simty_sim_link_accept(struct simty_sim_link *l, int wait_ms);
+
+/* Serving: closes the connection of a host that left and drops what the
+ * board still had for it; the board keeps listening. */
+void simty_sim_link_hangup(struct simty_sim_link *l);
 
 /* Moves bytes both ways without blocking. Returns 0, or -1 on a socket
  * error (then peer_closed is set too). */

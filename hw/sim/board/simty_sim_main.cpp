@@ -3,7 +3,9 @@
 // SoC (simty_sim_top), moves bytes between its byte bridge and the host
 // socket (simty_sim_link.c) through the FTDI bridge's USB timing
 // (simty_sim_usb.c) at the UART's rate, optional waveform, cycle report
-// on exit.
+// on exit (--verbose; the default with --port). With --serve the board
+// stays up across host connections, as a real board does: its memories,
+// counters and a running launch outlive a host that disconnects.
 // Configuration comes from the build: SIM_WARPS, SIM_LANES, SIM_CLK_HZ,
 // SIM_BAUD, SIM_TRACE (0 none, 1 VCD, 2 FST), SIM_FW_WORDS, SIM_UART_PHY
 // (1: the top is simty_sim_uart_top, built with the same class name).
@@ -32,6 +34,9 @@ static const unsigned PUMP_CYCLES = 1024;
 // The USB model hands packets over at this granularity (a power of two,
 // far below a frame: 2.6 us at 25 MHz).
 static const unsigned USB_CYCLES = 64;
+// Serving with no host connected, each pump waits this long for one: an
+// idle board nobody talks to costs little CPU (and runs slower).
+static const int IDLE_WAIT_MS = 5;
 static volatile std::sig_atomic_t g_stop = 0;
 static void on_signal(int) { g_stop = 1; }
 
@@ -71,9 +76,11 @@ int main(int argc, char **argv) {
 #endif
 
   static simty_sim_link link;
-  if ((opt.port >= 0 ? simty_sim_link_listen(&link, opt.port)
-                     : simty_sim_link_use_fd(&link, opt.fd)) != 0)
+  if ((opt.serve          ? simty_sim_link_serve(&link, opt.port)
+       : opt.port >= 0      ? simty_sim_link_listen(&link, opt.port)
+                            : simty_sim_link_use_fd(&link, opt.fd)) != 0)
     return 1;
+  unsigned long long connections = opt.serve ? 0 : 1;
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
 
@@ -170,10 +177,26 @@ int main(int argc, char **argv) {
       }
     }
     if (cycle % PUMP_CYCLES == 0) {
-      if (simty_sim_link_pump(&link) < 0) std::perror("simty-sim: link");
+      if (link.fd >= 0 && simty_sim_link_pump(&link) < 0) std::perror("simty-sim: link");
       if (usb_on) simty_sim_usb_host_sent(&usb, link.bytes_in, cycle);
       // The host hung up and every byte it sent has reached the firmware.
-      if (link.peer_closed && simty_sim_queue_count(&link.to_device) == 0) break;
+      if (link.peer_closed && simty_sim_queue_count(&link.to_device) == 0) {
+        if (!opt.serve) break;
+        simty_sim_link_hangup(&link);
+        if (opt.verbose) std::fprintf(stderr, "simty-sim: host disconnected at cycle %llu\n", cycle);
+      }
+      if (opt.serve && link.fd < 0) {
+        // Nobody on the wire: the board's output is lost, as on a UART.
+        link.to_host.head = link.to_host.tail;
+        int r = simty_sim_link_accept(&link, IDLE_WAIT_MS);
+        if (r < 0) std::perror("simty-sim: accept");
+        if (r > 0) {
+          connections++;
+          if (opt.verbose)
+            std::fprintf(stderr, "simty-sim: host connected (connection %llu) at cycle %llu\n",
+                         connections, cycle);
+        }
+      }
       if (g_stop) break;
       if (opt.max_cycles && cycle >= opt.max_cycles) {
         std::fprintf(stderr, "simty-sim: stopped at --max-cycles\n");
@@ -199,11 +222,12 @@ int main(int argc, char **argv) {
       std::fclose(f);
     }
   }
-  std::fprintf(stderr,
-               "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out, "
-               "%llu USB packets in\n",
-               cycle, secs, secs > 0 ? cycle / secs : 0.0,
-               (unsigned long long)link.bytes_in, (unsigned long long)link.bytes_out,
-               (unsigned long long)usb.packets_in);
+  if (opt.verbose || exit_code != 0)
+    std::fprintf(stderr,
+                 "simty-sim: %llu cycles in %.3f s (%.0f cycles/s), %llu bytes in, %llu out, "
+                 "%llu USB packets in\n",
+                 cycle, secs, secs > 0 ? cycle / secs : 0.0,
+                 (unsigned long long)link.bytes_in, (unsigned long long)link.bytes_out,
+                 (unsigned long long)usb.packets_in);
   return exit_code;
 }

@@ -15,6 +15,11 @@ static const char usage[] =
     "usage: simty-sim (--port N | --fd N) [options] [+fw=FIRMWARE.hex]\n"
     "  --port N       serve the host link on 127.0.0.1:N (0: any free port,\n"
     "                 printed on stderr); waits for one connection\n"
+    "  --serve        with --port: a persistent board, up across connections\n"
+    "                 (memory, counters and a running launch survive a host\n"
+    "                 that disconnects) until SIGINT/SIGTERM; e.g.\n"
+    "                 `simty-sim --serve --port 7000 &` then\n"
+    "                 `simty --device tcp://localhost:7000 info`\n"
     "  --fd N         serve it on the connected socket N (host library)\n"
     "  --warps W      hardware warps (a binary per configuration)\n"
     "  --lanes L      lanes per warp\n"
@@ -32,8 +37,13 @@ static const char usage[] =
     "  --max-cycles N stop after N cycles (exit 4)\n"
     "  --profile FILE write the controller's cycles per pc (\"pc count\"\n"
     "                 lines) at exit: where the firmware spends its time\n"
-    "Exits 0 when the host closes the link, 3 if the controller traps.\n"
-    "Prints the simulated cycles and cycles per second on exit.\n";
+    "  --verbose      print the cycle report on exit (and, serving, each\n"
+    "                 connection); also SIMTY_SIM_VERBOSE=1 or the URI\n"
+    "                 sim?verbose=1. The default with --port; with --fd (the\n"
+    "                 host library's sim URI) the board is quiet\n"
+    "  --quiet        no cycle report, even with --port\n"
+    "Exits 0 when the host closes the link (--serve: at SIGINT/SIGTERM),\n"
+    "3 if the controller traps.\n";
 
 static int parse_num(const char *opt, const char *s, long long lo,
                      long long hi, long long *out)
@@ -57,6 +67,7 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
   o->fd = -1;
   o->paced = 1;
   o->usb = SIMTY_SIM_USB_FS;
+  o->verbose = -1; /* from the mode, unless --verbose/--quiet/environment */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] == '+')
@@ -87,6 +98,14 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
                 k);
         return -1;
       }
+      continue;
+    }
+    if (!strcmp(a, "--serve")) {
+      o->serve = 1;
+      continue;
+    }
+    if (!strcmp(a, "--verbose") || !strcmp(a, "--quiet")) {
+      o->verbose = a[2] == 'v';
       continue;
     }
     if (!strcmp(a, "--uart-phy")) {
@@ -141,6 +160,17 @@ int simty_sim_parse(int argc, char **argv, struct simty_sim_opts *o)
     fprintf(stderr, "simty-sim: give exactly one of --port and --fd\n%s",
             usage);
     return -1;
+  }
+  if (o->serve && o->port < 0) {
+    fprintf(stderr, "simty-sim: --serve needs --port\n");
+    return -1;
+  }
+  if (o->verbose < 0) {
+    const char *env = getenv("SIMTY_SIM_VERBOSE");
+    if (env && *env)
+      o->verbose = strcmp(env, "0") != 0;
+    else
+      o->verbose = o->port >= 0;
   }
   return 0;
 }

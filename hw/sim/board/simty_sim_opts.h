@@ -26,6 +26,8 @@ struct simty_sim_opts {
   int uart_phy;          /* --uart-phy: the binary must be the UART board */
   uint64_t max_cycles;   /* 0 = no limit */
   const char *profile;   /* controller pc histogram file, or NULL */
+  int serve;             /* --serve: stay up across connections (--port) */
+  int verbose;           /* print the cycle report (and connections) */
 };
 
 /* Parses argv (plusargs +x=y are left to Verilator). Returns 0 to run,
