@@ -169,6 +169,7 @@ TEST_SUITES += host-cli
 test-host-cli: $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
     $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_cli.py $(BUILD)
+	python3 $(HOST_TEST_DIR)/test_cli_data.py $(BUILD)
 
 # Installs into a scratch prefix, then builds a kernel with the installed
 # simty-cc and a host program with pkg-config, and runs both on the model.

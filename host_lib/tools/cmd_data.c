@@ -401,9 +401,13 @@ void data_print_dumps(struct cli *c, uint8_t **bufs, int json)
     const struct data_req *r = &o->data[i];
     if (r->op != DATA_DUMP || r->file)
       continue;
-    if (json) {
+    if (json) { /* key: SYMBOL[+OFF], with ":FORMAT" unless int */
+      char key[300];
+      snprintf(key, sizeof key, "%s%s%s", r->symbol,
+               r->format == DUMP_INT ? "" : ":",
+               r->format == DUMP_INT ? "" : format_names[r->format]);
       printf("%s", first ? "" : ", ");
-      json_cstring(stdout, r->symbol);
+      json_cstring(stdout, key);
       printf(": [");
     }
     first = 0;
