@@ -187,3 +187,4 @@ TEST_SUITES += host-sim
 test-host-sim: simty-sim $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
     $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_sim.py $(BUILD)
+	python3 $(HOST_TEST_DIR)/test_sim_serve.py $(BUILD)
