@@ -75,32 +75,35 @@ $(SIMTY_CLI): $(SIMTY_CLI_SRCS) $(HOSTLIB_TOOLS)/simty_cli.h $(HOSTLIB_TOOLS)/se
 simty-cli: $(SIMTY_CLI)
 
 # ---- make install PREFIX=... [DESTDIR=...] ----
-# Lays out bin/ (simty, simty-cc, simty-sim when built, with its boards in
-# sim/ and the firmware in firmware/), lib/ (libsimty.a,
-# the kernel runtime in lib/simty/, pkgconfig/simty.pc) and include/
+# Lays out bin/ (simty, simty-cc, simty-model, simty-sim with its boards
+# in sim/board_WxL/ and the firmware in firmware/), lib/ (libsimty.a, the
+# kernel runtime in lib/simty/, pkgconfig/simty.pc) and include/
 # (simty.h, simty_kernel.h, simty_arch.h). simty-cc finds the runtime
 # relative to itself, and the sim backend finds simty-sim next to the
 # program's simty binary or through $SIMTY_SIM.
+# The simulated boards installed: every configuration the README and docs
+# use (sim, sim?warps=8&lanes=8); more with SIM_INSTALL_CONFIGS="4x4 8x8 2x8".
 PREFIX ?= /usr/local
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
+SIM_INSTALL_CONFIGS ?= 4x4 8x8
 
-.PHONY: install
-install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME) $(HOSTLIB_DIR)/simty.pc.in
+.PHONY: install install-sim-boards
+install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(SIMTY_MODEL) $(KERNEL_RUNTIME) \
+    $(HOSTLIB_DIR)/simty.pc.in install-sim-boards
 	mkdir -p $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/simty $(INSTALL_ROOT)/lib/pkgconfig \
 	  $(INSTALL_ROOT)/include
-	cp $(SIMTY_CLI) $(SIMTY_CC) $(INSTALL_ROOT)/bin/
-	# The simulated board, when built, in the layout its launcher expects
-	# (PREFIX/sim/board_WxL/, PREFIX/firmware/firmware.hex).
-	if [ -x $(BUILD)/bin/simty-sim ] && [ -r $(BUILD)/firmware/firmware.hex ]; then \
-	  cp $(BUILD)/bin/simty-sim $(INSTALL_ROOT)/bin/ && \
-	  mkdir -p $(INSTALL_ROOT)/firmware && \
-	  cp $(BUILD)/firmware/firmware.hex $(INSTALL_ROOT)/firmware/ && \
-	  for b in $(BUILD)/sim/board_*/simty-sim-bin*; do \
-	    [ -f "$$b" ] && [ -x "$$b" ] || continue; \
-	    d=$(INSTALL_ROOT)/sim/$$(basename $$(dirname $$b)); \
-	    mkdir -p $$d && cp $$b $$d/ || exit 1; \
-	  done; \
-	fi
+	cp $(SIMTY_CLI) $(SIMTY_CC) $(SIMTY_MODEL) $(INSTALL_ROOT)/bin/
+	# The simulated board in the layout its launcher expects
+	# (PREFIX/sim/board_WxL/, PREFIX/firmware/firmware.hex): the
+	# SIM_INSTALL_CONFIGS boards, and any other built in $(BUILD)/sim.
+	cp $(BUILD)/bin/simty-sim $(INSTALL_ROOT)/bin/
+	mkdir -p $(INSTALL_ROOT)/firmware
+	cp $(BUILD)/firmware/firmware.hex $(INSTALL_ROOT)/firmware/
+	for b in $(BUILD)/sim/board_*/simty-sim-bin*; do \
+	  [ -f "$$b" ] && [ -x "$$b" ] || continue; \
+	  d=$(INSTALL_ROOT)/sim/$$(basename $$(dirname $$b)); \
+	  mkdir -p $$d && cp $$b $$d/ || exit 1; \
+	done
 	cp $(HOSTLIB) $(INSTALL_ROOT)/lib/
 	cp $(BUILD)/lib/simty/crt0.o $(BUILD)/lib/simty/libsimty_rt.a \
 	  $(BUILD)/lib/simty/simty_kernel.ld $(BUILD)/lib/simty/simty_memory.ld \
@@ -108,6 +111,8 @@ install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME) $(HOSTLIB_D
 	cp $(HOSTLIB_HEADER) $(BUILD)/include/simty_kernel.h $(BUILD)/include/simty_arch.h \
 	  $(INSTALL_ROOT)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SIMTY_VERSION_STRING)|' $(HOSTLIB_DIR)/simty.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/simty.pc
+
+install-sim-boards: simty-sim $(foreach c,$(SIM_INSTALL_CONFIGS),simty-sim-$(c))
 
 # ---- Tests (tests/host/) ----
 HOST_TEST_DIR := tests/host
