@@ -37,6 +37,7 @@ include host_lib/kernel/kernel.mk
 -include driver/driver.mk
 -include host_lib/host_lib.mk
 -include bench/bench.mk
+-include tests/docs/docs.mk
 # After every fragment: it names their variables in prerequisites.
 -include tests/robust.mk
 include scripts/release.mk
