@@ -556,6 +556,23 @@ typedef void (*simty_console_fn)(void *user, uint32_t tid, const char *line,
  */
 int simty_set_console(simty_device *dev, simty_console_fn fn, void *user);
 
+/**
+ * Receives each warp instruction a launch executes, in execution order:
+ * the logical id of lane 0 of the block, the pc, and the lanes that
+ * retired it (the simty-model --trace line). simty_kernel_source_line()
+ * names the pc's function and line.
+ */
+typedef void (*simty_trace_fn)(void *user, uint32_t base_tid, uint32_t pc,
+                               uint64_t mask);
+
+/**
+ * Set the instruction trace receiver of a device (NULL: no trace). Only
+ * the in-process model can trace; it runs slower while a receiver is set.
+ * Called from simty_wait() with the device lock held.
+ * @return 0, SIMTY_EINVAL, SIMTY_ENOTSUP (a device other than the model).
+ */
+int simty_set_trace(simty_device *dev, simty_trace_fn fn, void *user);
+
 /** @} */
 
 #ifdef __cplusplus

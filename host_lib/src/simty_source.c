@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_source.c - kernel addresses to source lines
- * (simty_kernel_source_line() in simty.h), for fault reports and traces.
+ * (simty_kernel_source_line() in simty.h), for fault reports and traces,
+ * and the model's instruction trace (simty_set_trace()).
  *
  * The kernel handle keeps its whole ELF file in memory; libelf reads it
  * from there (elf_memory) and libdw answers from its DWARF: the compile
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "simty_internal.h"
+#include "simty_model.h"
 
 /* Innermost function (subprogram or inlined subroutine) covering pc. */
 static const char *dwarf_function(Dwarf_Die *cu, Dwarf_Addr pc)
@@ -142,4 +144,21 @@ int simty_kernel_source_line(const simty_kernel *kernel, uint32_t pc,
   }
   elf_end(elf);
   return len > 0 ? len : 0;
+}
+
+/* Only the model traces: its backend state is the model handle, whose
+ * trace receiver has the public receiver's signature. */
+int simty_set_trace(simty_device *dev, simty_trace_fn fn, void *user)
+{
+  if (!dev)
+    return SIMTY_EINVAL;
+  if (dev->backend != &simty__backend_model)
+    return simty__fail(dev, SIMTY_ENOTSUP,
+                       "instruction traces come from the in-process model "
+                       "only (--device model), not from %s",
+                       dev->info.backend);
+  pthread_mutex_lock(&dev->lock);
+  simty_model_set_trace((simty_model *)dev->impl, fn, user);
+  pthread_mutex_unlock(&dev->lock);
+  return 0;
 }

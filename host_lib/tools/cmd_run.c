@@ -41,6 +41,57 @@ static void run_console(void *user, uint32_t tid, const char *line,
   fputc('}', log->lines);
 }
 
+/* --trace FILE: the runner's "BASE_TID PC MASK" lines, each followed by
+ * the pc's function and line (looked up once per pc). */
+#define TRACE_SLOTS 4096u /* power of two, well above a kernel's hot pcs */
+struct trace_log {
+  FILE *f;
+  const simty_kernel *k;
+  struct {
+    uint32_t pc;
+    char *where; /* NULL: free slot */
+  } slot[TRACE_SLOTS];
+};
+
+static const char *trace_where(struct trace_log *t, uint32_t pc)
+{
+  uint32_t h = (pc >> 2) * 2654435761u;
+  for (uint32_t i = 0; i < 16; i++) {
+    uint32_t j = (h + i) & (TRACE_SLOTS - 1);
+    if (t->slot[j].where && t->slot[j].pc == pc)
+      return t->slot[j].where;
+    if (!t->slot[j].where) {
+      char buf[256];
+      simty_kernel_source_line(t->k, pc, buf, sizeof buf);
+      t->slot[j].where = strdup(buf);
+      t->slot[j].pc = pc;
+      return t->slot[j].where ? t->slot[j].where : "";
+    }
+  }
+  /* A crowded neighbourhood: look up without keeping it. */
+  static char buf[256];
+  simty_kernel_source_line(t->k, pc, buf, sizeof buf);
+  return buf;
+}
+
+static void run_trace(void *user, uint32_t base_tid, uint32_t pc,
+                      uint64_t mask)
+{
+  struct trace_log *t = user;
+  const char *where = trace_where(t, pc);
+  fprintf(t->f, "%" PRIu32 " %08" PRIx32 " %" PRIx64 "%s%s\n", base_tid, pc,
+          mask, *where ? " " : "", where);
+}
+
+static void trace_close(struct trace_log *t)
+{
+  if (!t)
+    return;
+  for (uint32_t j = 0; j < TRACE_SLOTS; j++)
+    free(t->slot[j].where);
+  free(t);
+}
+
 /* --arg VALUE: number or @SYMBOL[+OFFSET]. */
 static int arg_word(simty_kernel *k, const char *v, uint32_t *out)
 {
@@ -84,6 +135,7 @@ int cmd_run(struct cli *c)
   uint8_t **bufs = calloc(o->ndata ? o->ndata : 1, sizeof(*bufs));
   uint32_t *words = calloc(o->nargs ? o->nargs : 1, sizeof(*words));
   struct console_log log = {.json = c->json, .quiet = o->quiet};
+  struct trace_log *trace = NULL;
   if (!words || !bufs) {
     rc = cli_error(c, EXIT_ERROR, 0, "out of memory");
     goto out;
@@ -114,6 +166,24 @@ int cmd_run(struct cli *c)
     goto out;
   rc = EXIT_ERROR;
 
+  if (o->trace) {
+    trace = calloc(1, sizeof *trace);
+    if (!trace) {
+      rc = cli_error(c, EXIT_ERROR, 0, "out of memory");
+      goto out;
+    }
+    trace->k = k;
+    if ((e = simty_set_trace(dev, run_trace, trace)) != 0) {
+      rc = cli_device_error(c, e, "cannot trace");
+      goto out;
+    }
+    trace->f = fopen(o->trace, "w");
+    if (!trace->f) {
+      rc = cli_error(c, EXIT_ERROR, 0, "--trace %s: %s", o->trace,
+                     strerror(errno));
+      goto out;
+    }
+  }
   if (c->json)
     log.lines = open_memstream(&log.buf, &log.size);
   simty_set_console(dev, run_console, &log);
@@ -212,6 +282,13 @@ int cmd_run(struct cli *c)
   }
 out:
   simty_set_console(dev, NULL, NULL);
+  if (trace) {
+    simty_set_trace(dev, NULL, NULL);
+    if (trace->f && fclose(trace->f) != 0 && rc == EXIT_OK)
+      rc = cli_error(c, EXIT_ERROR, 0, "--trace %s: %s", o->trace,
+                     strerror(errno));
+    trace_close(trace);
+  }
   if (log.lines)
     fclose(log.lines);
   free(log.buf);

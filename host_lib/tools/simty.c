@@ -11,6 +11,7 @@
  *         [--args SYMBOL] [--load SYMBOL=FILE]... [--fill SYMBOL:COUNT:VALUE]...
  *         [--dump SYMBOL:COUNT[:FORMAT][=FILE]]... [--counters]
  *         [--timeout MS] [--max-cycles C] [--stack-log2 S] [--quiet]
+ *         [--trace FILE]
  *   simty [--device URI] [--json] counters
  *   simty [--device URI] [--json] abort
  *   simty [--device URI] [--json] selftest [--full]
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "      --max-cycles C        device time-out in cycles (default none)\n"
     "      --stack-log2 S        per-thread stack size (default 10)\n"
     "      --quiet               drop the device console output\n"
+    "      --trace FILE          write each warp instruction (the model):\n"
+    "                            \"BASE_TID PC MASK FUNCTION at FILE:LINE\"\n"
     "  counters                  counters of the device's last launch (a\n"
     "                            device that persists: a board, or a served\n"
     "                            simulated board on tcp://)\n"
@@ -78,7 +81,7 @@ static const char usage_text[] =
 enum opt_id {
   OPT_DEVICE, OPT_JSON, OPT_VERSION, OPT_HELP, OPT_THREADS, OPT_ARG,
   OPT_ARGS, OPT_LOAD, OPT_FILL, OPT_DUMP, OPT_COUNTERS, OPT_TIMEOUT,
-  OPT_MAX_CYCLES, OPT_STACK_LOG2, OPT_QUIET, OPT_FULL
+  OPT_MAX_CYCLES, OPT_STACK_LOG2, OPT_QUIET, OPT_FULL, OPT_TRACE
 };
 static const struct option_def {
   const char *name;
@@ -95,6 +98,7 @@ static const struct option_def {
     {"--timeout", OPT_TIMEOUT, 1, "run"},  {"--max-cycles", OPT_MAX_CYCLES, 1, "run"},
     {"--stack-log2", OPT_STACK_LOG2, 1, "run"},
     {"--quiet", OPT_QUIET, 0, "run"},      {"--full", OPT_FULL, 0, "selftest"},
+    {"--trace", OPT_TRACE, 1, "run"},
 };
 
 static const struct command_def {
@@ -152,6 +156,10 @@ static int apply_option(struct cli *c, const struct option_def *d,
     break;
   case OPT_COUNTERS:
     ro->counters = 1;
+    break;
+  case OPT_TRACE:
+    ro->trace = value;
+    bad = !*value;
     break;
   case OPT_QUIET:
     ro->quiet = 1;

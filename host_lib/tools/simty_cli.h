@@ -51,6 +51,7 @@ struct run_opts {
   uint64_t timeout_ms;
   uint64_t max_cycles;
   uint64_t stack_log2;
+  const char *trace; /* --trace FILE (the model) */
 };
 
 struct cli {

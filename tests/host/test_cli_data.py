@@ -250,6 +250,34 @@ line = s.stderr.splitlines()[0] if s.stderr else ""
 check(s.returncode == 3 and line.endswith("addr=0x00000004"),
       "stripped: the plain fault line", s)
 
+# 8. --trace: simty-model's trace lines, each naming its function and line.
+MODEL = os.path.join(BUILD, "bin", "simty-model")
+tr = os.path.join(tmp, "trace.txt")
+tr_model = os.path.join(tmp, "trace-model.txt")
+s = run([SIMTY, "run", elf, "--threads", "8", "--fill", "a:8:1",
+         "--trace", tr, "--dump", "c:1"])
+check(s.returncode == 0 and s.stdout == "c[0] = 1\n", "run --trace", s)
+m = run([MODEL, "--threads", "8", "--trace", tr_model, elf])
+with open(tr) as f:
+    lines = f.read().splitlines()
+with open(tr_model) as f:
+    check([" ".join(l.split()[:3]) for l in lines] == f.read().splitlines(),
+          "--trace: the runner's BASE_TID PC MASK lines")
+body = [l for l in lines if " main at " in l]
+check(len(body) > 0 and all(l.split(" main at ")[1].startswith(src + ":")
+                            for l in body) and
+      any(" _start at " in l and "crt0.S:" in l for l in lines),
+      "--trace names main at vecadd.c:LINE and crt0's _start")
+pc = body[0].split()[1]
+where = subprocess.run(["riscv64-unknown-elf-addr2line", "-e", elf, "0x" + pc],
+                       capture_output=True, text=True).stdout.strip()
+check(body[0].endswith(" main at " + where), "--trace line == addr2line: " +
+      body[0] + " / " + where)
+s = run([SIMTY, "--json", "--device", "model?warps=2&lanes=2", "run", elf,
+         "--trace", os.path.join(tmp, "nodir", "t.txt")])
+check(s.returncode == 1 and "t.txt" in json.loads(s.stdout)["error"]["message"],
+      "--trace into a missing directory", s)
+
 SPIN = os.path.join(KDIR, "spin.elf")
 s = run([SIMTY, "--json", "run", SPIN, "--timeout", "100"])
 r = json.loads(s.stdout)

@@ -95,6 +95,9 @@ check(s.returncode == 1 and "no previous launch" in s.stderr and
 s = run([SIMTY, "--device", "sim", "run", KERNEL, "--threads", "4",
          "--args", "table", "--dump", "out:1"])
 check(s.returncode == 0 and s.stderr == "", "the sim URI: a quiet board", s)
+s = run([SIMTY, "--device", "sim", "run", KERNEL, "--trace", "t.txt"])
+check(s.returncode == 1 and "not supported by this device" in s.stderr,
+      "--trace on the simulated board: not supported", s)
 s = run([SIMTY, "--device", "sim?verbose=1", "info"])
 check(s.returncode == 0 and "cycles/s" in s.stderr, "sim?verbose=1", s)
 s = run([SIMTY, "--device", "sim", "info"], env={"SIMTY_SIM_VERBOSE": "1"})
