@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "selftest_kernel.h"
 #include "simty_cli.h"
@@ -23,6 +24,7 @@ struct selftest {
   simty_kernel *kernel;
   int json;
   int full;
+  int show_progress; /* text on a terminal: long steps say where they are */
   int failures, steps;
   double step_start;
   char detail[512];
@@ -157,6 +159,16 @@ static int test_address_lines(struct selftest *t, uint32_t base,
  * KiB per second. */
 #define WINDOW (1024u)
 
+/* "  memory       code 0x00010000: 12 of 64 KiB" on stderr, redrawn. */
+static void memory_progress(int region, uint32_t base, uint64_t off,
+                            uint32_t size)
+{
+  fprintf(stderr, "\r\033[K  memory       %s 0x%08" PRIx32 ": %" PRIu64
+                  " of %" PRIu32 " KiB...",
+          region ? "data" : "code", base, off / 1024, size / 1024);
+  fflush(stderr);
+}
+
 static int step_memory(struct selftest *t)
 {
   const struct simty_device_info *in = &t->info;
@@ -170,10 +182,14 @@ static int step_memory(struct selftest *t)
     st_fail(t, "out of host memory");
   for (int r = 0; ok && r < 2; r++) {
     uint32_t base = regions[r][0], size = regions[r][1] & ~3u;
+    if (t->show_progress)
+      memory_progress(r, base, 0, size);
     ok = test_address_lines(t, base, size);
     /* Quick mode: the first and the last window of each region. */
     for (uint64_t off = 0; ok && off < size;) {
       uint32_t len = size - off < chunk ? (uint32_t)(size - off) : chunk;
+      if (t->show_progress)
+        memory_progress(r, base, off, size);
       ok = test_window(t, base + (uint32_t)off, len, buf, back);
       tested += len;
       off += len;
@@ -183,6 +199,10 @@ static int step_memory(struct selftest *t)
   }
   free(buf);
   free(back);
+  if (t->show_progress) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+  }
   if (ok)
     snprintf(t->detail, sizeof(t->detail),
              "%" PRIu64 " KiB%s of code and data, %d patterns, address "
@@ -419,7 +439,8 @@ int cmd_selftest(struct cli *c)
 {
   simty_device *dev = c->dev;
   int json = c->json;
-  struct selftest t = {.dev = dev, .json = json, .full = c->full};
+  struct selftest t = {.dev = dev, .json = json, .full = c->full,
+                       .show_progress = !json && isatty(STDERR_FILENO)};
   t.step_start = seconds();
   simty_device_info(dev, &t.info);
   const struct simty_device_info *in = &t.info;
