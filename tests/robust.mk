@@ -72,7 +72,7 @@ $(FUZZ_OUT)/fuzz_link: $(FUZZ_DIR)/fuzz_link.c driver/link/simty_link.c $(LINK_H
 
 $(FUZZ_OUT)/fuzz_elf: $(FUZZ_DIR)/fuzz_elf.c $(FUZZ_LIB_SRCS) $(FUZZ_LIB_HDRS) | $(FUZZ_OUT)/
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_INCLUDES) -o $@ $< $(FUZZ_LIB_SRCS) \
-	  $(shell pkg-config --libs libftdi1 libusb-1.0 2>/dev/null || echo -lftdi1 -lusb-1.0) \
+	  $(shell pkg-config --libs libftdi1 libusb-1.0 libdw 2>/dev/null || echo -lftdi1 -lusb-1.0 -ldw -lelf) \
 	  -lpthread
 
 # The firmware on the mocked SoC, as the firmware suite builds it.
