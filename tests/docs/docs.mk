@@ -5,13 +5,14 @@
 # with that prefix alone: kernels built with its simty-cc, host programs
 # with `pkg-config simty`, sessions with its bin/ first on PATH.
 
-DOCS_TEST_OUT := $(BUILD)/tests/docs
 DOCS_FILES := README.md $(sort $(wildcard docs/*.md))
 
+# A scratch directory outside the checkout (kept when the suite fails).
 TEST_SUITES += docs
 .PHONY: test-docs
 test-docs: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(SIMTY_MODEL) $(KERNEL_RUNTIME)
-	rm -rf $(DOCS_TEST_OUT)
-	$(MAKE) --no-print-directory install PREFIX=$(abspath $(DOCS_TEST_OUT))/usr >/dev/null
-	python3 tests/docs/test_docs.py --prefix $(DOCS_TEST_OUT)/usr \
-	  --work $(DOCS_TEST_OUT)/work $(DOCS_FILES)
+	@tmp=$$(mktemp -d $${TMPDIR:-/tmp}/simty-docs.XXXXXX) && \
+	  echo "docs: installing into $$tmp/usr" && \
+	  $(MAKE) --no-print-directory install PREFIX=$$tmp/usr >/dev/null && \
+	  python3 tests/docs/test_docs.py --prefix $$tmp/usr --work $$tmp/work \
+	    $(DOCS_FILES) && rm -rf $$tmp
