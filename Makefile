@@ -59,8 +59,13 @@ deps-checked: deps
 # printed. Recursive so that the packages are there before any rule runs.
 RUN_DEVICE ?= sim
 run: deps
-	@$(MAKE) --no-print-directory $(if $(filter sim,$(RUN_DEVICE)),simty-sim) \
-	  run-example-vecadd SIMTY_DEVICE=$(RUN_DEVICE)
+	@$(MAKE) --no-print-directory run-vecadd SIMTY_DEVICE=$(RUN_DEVICE)
+
+# Goals that are up to date would say "Nothing to be done": prerequisites
+# do not.
+.PHONY: run-vecadd
+run-vecadd: $(if $(filter sim,$(RUN_DEVICE)),simty-sim) run-example-vecadd
+	@:
 
 test: deps
 	@sh scripts/run-suites.sh $(TEST_SUITES)
