@@ -154,13 +154,11 @@ int data_parse(enum data_op op, const char *value, struct data_req *r)
   if (!bad && op == DATA_FILL) {
     char *comma = strchr(c2 + 1, ',');
     int is_float = 0;
-    uint32_t step = 0;
     if (comma)
       *comma = '\0';
     bad = parse_word(c2 + 1, &r->value, &is_float) ||
-          (comma && (is_float || parse_word(comma + 1, &step, &is_float) ||
+          (comma && (is_float || parse_word(comma + 1, &r->step, &is_float) ||
                      is_float));
-    r->format = (int)step; /* fill: the step */
   }
   free(spec);
   return bad ? -1 : 0;
@@ -302,9 +300,8 @@ int data_write_inputs(struct cli *c)
       buf = malloc(len ? len : 1);
       if (!buf)
         return cli_error(c, EXIT_ERROR, 0, "out of memory");
-      uint32_t step = (uint32_t)r->format;
       for (uint32_t j = 0; j < r->count; j++) {
-        uint32_t w = r->value + j * step;
+        uint32_t w = r->value + j * r->step;
         for (int b = 0; b < 4; b++)
           buf[4u * j + (unsigned)b] = (uint8_t)(w >> (8 * b));
       }

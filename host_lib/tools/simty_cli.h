@@ -32,7 +32,8 @@ struct data_req {
   char *symbol;
   uint32_t offset;  /* SYMBOL+OFFSET, bytes */
   uint32_t count;   /* words (fill, dump) */
-  uint32_t value;   /* fill */
+  uint32_t value;   /* fill: the first word */
+  uint32_t step;    /* fill: added for each next word */
   int format;       /* enum dump_format (dump) */
   char *file;       /* load: input; dump: output (NULL: stdout) */
   uint32_t addr;    /* resolved at run time */
