@@ -6,7 +6,10 @@ quiet unless asked.
 One `simty-sim --serve --port 0` board: `simty info`, `simty run
 --counters`, `simty counters` one after another, each its own connection;
 the counters command sees the run's counters. Then `simty abort` with
-nothing running, a second run, and the board exits 0 at SIGTERM. On the
+nothing running, a fault with its source line, the next run; a host
+killed mid-launch leaves the launch running on the board, the next
+commands see it (run refused as busy) and `abort` ends it; the board
+exits 0 at SIGTERM. On the
 `sim` URI: `simty counters` says there is no previous launch (exit 1), the
 board prints nothing on stderr unless sim?verbose=1 or SIMTY_SIM_VERBOSE=1.
 
@@ -18,6 +21,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
 SIMTY = os.path.join(BUILD, "bin", "simty")
@@ -82,11 +86,32 @@ try:
              "--args", "table", "--dump", "out:2"])
     check(s.returncode == 0 and s.stdout.splitlines()[-2:] ==
           ["out[0] = 100", "out[1] = 93"], "the board takes the next run", s)
+    # A host killed mid-launch: the board keeps running the launch, as a
+    # board would; the next commands see it and `abort` ends it.
+    spin = os.path.join(os.path.dirname(KERNEL), "spin.elf")
+    host = subprocess.Popen([SIMTY, "--device", uri, "run", spin,
+                             "--timeout", "600000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(3)
+    host.kill()
+    host.wait()
+    s = run([SIMTY, "--device", uri, "info"])
+    check(s.returncode == 0, "info while an orphan launch runs", s)
+    s = run([SIMTY, "--device", uri, "run", KERNEL])
+    check(s.returncode == 1 and "busy" in s.stderr,
+          "run refused while the orphan launch runs", s)
+    s = run([SIMTY, "--device", uri, "abort"])
+    check(s.returncode == 0 and "aborted the running launch" in s.stdout,
+          "abort ends the launch the killed host left", s)
+    s = run([SIMTY, "--device", uri, "run", KERNEL, "--threads", "2",
+             "--args", "table", "--dump", "out:2"])
+    check(s.returncode == 0 and s.stdout.splitlines()[-1] == "out[1] = 93",
+          "the board runs again after the abort", s)
 finally:
     board.send_signal(signal.SIGTERM)
     _, err = board.communicate(timeout=60)
-check(board.returncode == 0 and "host connected (connection 8)" in err,
-      "the served board took 8 connections and exits 0 at SIGTERM: " + err[-300:])
+check(board.returncode == 0 and "host connected (connection 13)" in err,
+      "the served board took 13 connections and exits 0 at SIGTERM: " + err[-300:])
 
 # The sim URI: a board for one command, quiet unless asked.
 s = run([SIMTY, "--device", "sim", "counters"])
