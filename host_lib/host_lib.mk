@@ -169,10 +169,25 @@ test-host-transport: $(BUILD)/tests/host/test_transport_hw $(HOST_TEST_KERNELS)
 	$(BUILD)/tests/host/test_transport_hw
 
 # ---- CLI and install tests ----
+# Source lines and traces (the library's, which the CLI prints), on
+# globals.elf with and without its debug sections and symbols.
+HOST_SOURCE_NODEBUG := $(HOST_TEST_KDIR)/globals-nodebug.elf
+HOST_SOURCE_STRIPPED := $(HOST_TEST_KDIR)/globals-stripped.elf
+$(HOST_SOURCE_NODEBUG): $(HOST_TEST_KDIR)/globals.elf
+	riscv64-unknown-elf-objcopy --strip-debug $< $@
+$(HOST_SOURCE_STRIPPED): $(HOST_TEST_KDIR)/globals.elf
+	riscv64-unknown-elf-objcopy --strip-all $< $@
+$(BUILD)/tests/host/test_source: $(HOST_TEST_DIR)/test_source.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -DTEST_NODEBUG_ELF='"$(abspath $(HOST_SOURCE_NODEBUG))"' \
+	  -DTEST_STRIPPED_ELF='"$(abspath $(HOST_SOURCE_STRIPPED))"' -o $@ $< \
+	  $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
+
 TEST_SUITES += host-cli
 .PHONY: test-host-cli
 test-host-cli: $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
-    $(BUILD)/kernels/examples/vecadd/vecadd.elf
+    $(BUILD)/kernels/examples/vecadd/vecadd.elf $(BUILD)/tests/host/test_source \
+    $(HOST_SOURCE_NODEBUG) $(HOST_SOURCE_STRIPPED)
+	$(BUILD)/tests/host/test_source
 	python3 $(HOST_TEST_DIR)/test_cli.py $(BUILD)
 	python3 $(HOST_TEST_DIR)/test_cli_data.py $(BUILD)
 

@@ -364,7 +364,8 @@ int simty_kernel_layout(const simty_kernel *kernel, uint32_t *entry,
  * FILE:LINE" from the kernel ELF's debug information (DWARF line table and
  * scopes, read with elfutils' libdw; FILE as the compiler recorded it),
  * "FUNCTION+0xOFF" from its symbol table when it has no debug information
- * for pc, nothing when neither knows pc. For fault reports and traces:
+ * for pc, nothing when neither knows pc or pc is outside the kernel's
+ * loaded code. For fault reports and traces:
  * simty_kernel_source_line(k, fault.pc, buf, sizeof buf).
  * @param kernel  a kernel handle (still valid after its device closed).
  * @param pc      a code address.

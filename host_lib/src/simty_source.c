@@ -130,7 +130,15 @@ int simty_kernel_source_line(const simty_kernel *kernel, uint32_t pc,
     return SIMTY_EINVAL;
   if (size)
     buf[0] = '\0';
-  if (elf_version(EV_CURRENT) == EV_NONE)
+  /* Only code the kernel loads: debug information of functions the linker
+   * dropped (--gc-sections) is left at address 0. */
+  int loaded = 0;
+  for (unsigned i = 0; i < kernel->elf.segment_count; i++) {
+    const struct simty_elf_segment *sg = &kernel->elf.segments[i];
+    loaded |= (sg->flags & PF_X) && pc >= sg->addr &&
+              (uint64_t)pc < (uint64_t)sg->addr + sg->file_size;
+  }
+  if (!loaded || elf_version(EV_CURRENT) == EV_NONE)
     return 0;
   /* libelf only reads the image (a native-order ELF32 is used in place). */
   Elf *elf = elf_memory((char *)kernel->elf.image, kernel->elf.size);
