@@ -4,6 +4,7 @@
  * "major.minor.patch" in text and JSON alike.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simty_cli.h"
@@ -11,27 +12,50 @@
 
 int cli_version(struct cli *c)
 {
-  printf(PROG " %s (host library %s, link protocol %u)\n", SIMTY_VERSION_STRING,
-         simty_version(NULL), (unsigned)SIMTY_PROTO_VERSION);
-  if (!c->uri || !*c->uri)
-    return EXIT_OK;
+  /* A device named by --device or $SIMTY_DEVICE adds its side. */
+  const char *uri = c->uri ? c->uri : getenv("SIMTY_DEVICE");
   simty_device *dev = NULL;
-  if (simty_open(c->uri, &dev) != 0)
+  if (uri && *uri && simty_open(uri, &dev) != 0)
     return cli_error(c, EXIT_ERROR, 0, "%s", simty_last_error(NULL));
-  struct simty_device_info in;
-  simty_device_info(dev, &in);
-  if (in.protocol_version) {
-    char fw[16], hw[16];
+  struct simty_device_info in = {0};
+  char fw[16] = "", hw[16] = "";
+  if (dev) {
+    simty_device_info(dev, &in);
     version_text(fw, sizeof fw, in.firmware_version);
     version_text(hw, sizeof hw, in.hw_version);
-    printf("device %s: firmware %s, bitstream %s (build %08" PRIx32
-           "), link protocol %u\n",
-           simty_device_uri(dev), fw, hw, in.hw_build, in.protocol_version);
-  } else {
-    printf("device %s: the in-process model of this library\n",
-           simty_device_uri(dev));
   }
-  simty_close(dev);
+  if (c->json) {
+    printf("{\"simty\": \"%s\", \"library_version\": \"%s\", "
+           "\"protocol_version\": %u, \"device\": ",
+           SIMTY_VERSION_STRING, simty_version(NULL),
+           (unsigned)SIMTY_PROTO_VERSION);
+    if (!dev) {
+      printf("null}\n");
+    } else {
+      printf("{\"uri\": ");
+      json_cstring(stdout, simty_device_uri(dev));
+      if (in.protocol_version)
+        printf(", \"firmware_version\": \"%s\", \"bitstream_version\": "
+               "\"%s\", \"bitstream_build\": \"%08" PRIx32
+               "\", \"protocol_version\": %u}}\n",
+               fw, hw, in.hw_build, in.protocol_version);
+      else
+        printf(", \"backend\": \"%s\"}}\n", in.backend);
+    }
+  } else {
+    printf(PROG " %s (host library %s, link protocol %u)\n",
+           SIMTY_VERSION_STRING, simty_version(NULL),
+           (unsigned)SIMTY_PROTO_VERSION);
+    if (dev && in.protocol_version)
+      printf("device %s: firmware %s, bitstream %s (build %08" PRIx32
+             "), link protocol %u\n",
+             simty_device_uri(dev), fw, hw, in.hw_build, in.protocol_version);
+    else if (dev)
+      printf("device %s: the in-process model of this library\n",
+             simty_device_uri(dev));
+  }
+  if (dev)
+    simty_close(dev);
   return EXIT_OK;
 }
 

@@ -198,6 +198,13 @@ check(s.returncode == 0 and s.stdout.startswith("simty ") and
 s = run([SIMTY, "--device", "model", "--version"])
 check(s.returncode == 0 and "in-process model" in s.stdout,
       "--version with a device", s)
+s = run([SIMTY, "--version"], device="model?warps=2&lanes=2")
+check(s.returncode == 0 and "device model?warps=2&lanes=2" in s.stdout,
+      "--version with $SIMTY_DEVICE", s)
+s = run([SIMTY, "--json", "--version"])
+v = json.loads(s.stdout)
+check(s.returncode == 0 and v["simty"] == v["library_version"] and
+      v["device"]["backend"] == "model", "--json --version", s)
 
 # 7. Faults name the function and source line; JSON pc as hex; no thread.
 FAULT = """#include <simty_kernel.h>
