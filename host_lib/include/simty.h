@@ -177,6 +177,9 @@ struct simty_device_info {
   unsigned link_window;      /**< requests the library keeps in flight */
   unsigned link_flags;       /**< bit 0: frames handled by the hardware link
                                   engine */
+  unsigned extensions;       /**< optional ISA extensions beyond RV32I: bit 0
+                                  M, bit 1 A, bit 2 Zicntr (SIMTY_EXT_* of
+                                  simty_arch.h); 0 = RV32I */
 };
 
 /**
