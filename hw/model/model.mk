@@ -53,10 +53,20 @@ $(MODEL_CLI_KERNEL): $(MODEL_TEST_DIR)/kernels/cli_kernel.c $(KERNEL_RUNTIME) | 
 $(MODEL_CLI_TRAP_KERNEL): $(MODEL_TEST_DIR)/kernels/cli_kernel.c $(KERNEL_RUNTIME) | $(BUILD)/tests/model/
 	$(SIMTY_CC) -DTRAP_TID=5 -o $@ $<
 
+# The race checker's kernels: a racy one and its atomic, race-free twin.
+MODEL_RACE_KERNEL := $(BUILD)/tests/model/race_kernel.elf
+MODEL_RACE_FREE_KERNEL := $(BUILD)/tests/model/race_free_kernel.elf
+$(MODEL_RACE_KERNEL): $(MODEL_TEST_DIR)/kernels/race_kernel.c $(KERNEL_RUNTIME) | $(BUILD)/tests/model/
+	$(SIMTY_CC) -o $@ $<
+$(MODEL_RACE_FREE_KERNEL): $(MODEL_TEST_DIR)/kernels/race_kernel.c $(KERNEL_RUNTIME) | $(BUILD)/tests/model/
+	$(SIMTY_CC) --isa rv32ia -DRACE_FREE -o $@ $<
+
 TEST_SUITES += model-unit
 .PHONY: test-model-unit
-test-model-unit: $(MODEL_TESTS) $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) $(MODEL_CLI_TRAP_KERNEL)
+test-model-unit: $(MODEL_TESTS) $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) $(MODEL_CLI_TRAP_KERNEL) \
+    $(MODEL_RACE_KERNEL) $(MODEL_RACE_FREE_KERNEL)
 	@set -e; for t in $(MODEL_TESTS); do echo "--- $$t"; $$t; done
 	@echo "--- $(MODEL_TEST_DIR)/test_cli.py"
 	@python3 $(MODEL_TEST_DIR)/test_cli.py $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) \
-	  $(MODEL_CLI_TRAP_KERNEL) $(BUILD)/tests/model/cli
+	  $(MODEL_CLI_TRAP_KERNEL) $(BUILD)/tests/model/cli \
+	  $(MODEL_RACE_KERNEL) $(MODEL_RACE_FREE_KERNEL)
