@@ -5,7 +5,9 @@
 # recipes.
 #
 #   make test-examples-model        every example on the reference model
-#                                   (4 warps x 4 lanes), checked on the CPU
+#                                   (4 warps x 4 lanes), checked on the CPU,
+#                                   then again under the race checker with a
+#                                   random schedule: no race allowed
 #   make examples-hil DEVICE=URI    every example on a device: a simulated
 #                                   board (sim, tcp://...) or a real one
 
@@ -48,6 +50,12 @@ endef
 .PHONY: test-examples-model examples-hil
 test-examples-model: examples
 	$(call EXAMPLES_RUN_ALL,model,model)
+	@echo "--- again under the race checker, warps in a random order (seed 7)"
+	$(call EXAMPLES_RUN_ALL,model?racecheck=1&seed=7,racecheck)
+	@if grep -l 'race on' $(EXAMPLE_BIN_DIR)/logs/*.racecheck.log; then \
+	  grep -h 'race on' $(EXAMPLE_BIN_DIR)/logs/*.racecheck.log | head -n 20; \
+	  echo "examples-model: the examples above have data races" >&2; exit 1; \
+	fi; echo "no example has a data race"
 
 examples-hil: examples
 	@if [ -z '$(DEVICE)' ]; then \
