@@ -321,7 +321,8 @@ typedef struct simty_kernel simty_kernel;
  *         SIMTY_EBADELF (not an RV32I executable, bad layout, entry outside
  *         code); SIMTY_ETOOBIG (code or data larger than the device's, data
  *         reaching into the stack region, or a file larger than any
- *         kernel); SIMTY_ENOSPC (kernel data
+ *         kernel); SIMTY_ENOTSUP (built for an ISA extension the device
+ *         lacks, from the ELF's Tag_RISCV_arch); SIMTY_ENOSPC (kernel data
  *         would overlap live simty_malloc() blocks); SIMTY_EBUSY;
  *         link errors.
  */
