@@ -3,8 +3,10 @@
 #
 #   $(MODEL_LIB)    build/lib/libsimty_model.a (includes the ELF loader)
 #   $(SIMTY_MODEL)  build/bin/simty-model, the kernel runner CLI
-#   make test-model-unit   cmocka tests of every RV32I instruction and of
-#                          the SIMT mechanics (paths, memory, dispatch)
+#   make test-model-unit   cmocka tests of every RV32I instruction, of
+#                          the SIMT mechanics (paths, memory, dispatch) and
+#                          of the extensions; the CLI, the race checker and
+#                          simty-cc's options
 #   make bench-model       thread instructions per second (bench/bench.mk)
 
 MODEL_DIR := hw/model
@@ -71,3 +73,6 @@ test-model-unit: $(MODEL_TESTS) $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) $(MODEL_CLI_T
 	@python3 $(MODEL_TEST_DIR)/test_cli.py $(SIMTY_MODEL) $(MODEL_CLI_KERNEL) \
 	  $(MODEL_CLI_TRAP_KERNEL) $(BUILD)/tests/model/cli \
 	  $(MODEL_RACE_KERNEL) $(MODEL_RACE_FREE_KERNEL)
+	@echo "--- $(MODEL_TEST_DIR)/test_simty_cc.py"
+	@python3 $(MODEL_TEST_DIR)/test_simty_cc.py $(SIMTY_CC) $(SIMTY_MODEL) \
+	  $(BUILD)/tests/model/simty_cc
