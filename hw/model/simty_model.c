@@ -307,18 +307,30 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* The warp whose issue slot comes after `wi`'s: the next one in round
- * robin, or under a random schedule the same warp until its burst ends,
- * then a random warp for a random burst of 1..16 slots. */
+ * robin, or under a random schedule the same warp until its burst ends
+ * (or it has nothing left to run), then a random warp for a random burst
+ * of 1..16 slots: any warp while blocks remain to dispatch, else one of
+ * the busy warps, so that the tail of a launch is not mostly idle. */
 static unsigned next_turn(struct simty_model *m, unsigned wi,
                           unsigned warp_mask)
 {
   if (!m->seed)
     return (wi + 1) & warp_mask;
-  if (--m->burst > 0)
+  int more_blocks = m->next_block != m->nblocks;
+  if (--m->burst > 0 && (more_blocks || m->warp[wi].npaths))
     return wi;
   uint64_t r = next_random(&m->rng);
   m->burst = 1 + (unsigned)(r >> 60);
-  return (unsigned)r & warp_mask;
+  unsigned busy = 0;
+  for (unsigned i = 0; i < m->warps; i++)
+    busy += m->warp[i].npaths != 0;
+  if (more_blocks || busy == 0)
+    return (unsigned)r & warp_mask;
+  unsigned k = (unsigned)(r % busy);
+  for (unsigned i = 0; i < m->warps; i++)
+    if (m->warp[i].npaths && k-- == 0)
+      return i;
+  return wi; /* not reached */
 }
 
 int simty_model_run(simty_model *m, uint64_t max_cycles)
