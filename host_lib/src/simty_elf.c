@@ -558,13 +558,17 @@ int simty__elf_check_isa(const struct simty_elf *elf, unsigned exts,
   }
   unsigned missing = need & ~exts;
   if (missing) {
+    char names[32] = "";
+    static const char *const name[] = {"M", "A", "Zicntr"};
+    for (unsigned i = 0; i < 3; i++)
+      if (missing & (1u << i))
+        snprintf(names + strlen(names), sizeof(names) - strlen(names),
+                 "%s%s", names[0] ? " and " : "", name[i]);
     set_error(err, err_size,
-              "kernel needs the %s extension (%s), the device has %s: "
+              "kernel needs the %s extension%s (%s), the device has %s: "
               "build it for the device (simty-cc --isa %s)",
-              missing & SIMTY_EXT_M   ? "M"
-              : missing & SIMTY_EXT_A ? "A"
-                                      : "Zicntr",
-              elf->arch, have, have);
+              names, missing & (missing - 1) ? "s" : "", elf->arch, have,
+              have);
     return -1;
   }
   return 0;
