@@ -83,6 +83,18 @@ def main():
           "[1] f=4.250000 e=1.500e-03 i=42" in out,
           "--float-printf prints floats: %r %r" % (out, err))
 
+    # printf's stack: float fits 512 bytes, integer 256; an overflow into
+    # the neighbouring stacks shows as races there
+    for elf, log2 in ((float_elf, "9"), (default_elf, "8")):
+        rc, out, err = run(model, "--threads", "16", "--racecheck",
+                           "--stack-log2", log2, elf)
+        check(rc == 0 and "racecheck: 0 racing words" in err,
+              "%s fits 2^%s-byte stacks: %d %r" % (elf, log2, rc, err[-200:]))
+    rc, out, err = run(model, "--threads", "16", "--racecheck",
+                       "--stack-log2", "7", default_elf)
+    check(rc != 0 and "(stack of hart" in err,
+          "printf overflowing 128-byte stacks races: %d %r" % (rc, err[-300:]))
+
     # --isa: the attributes, and bad values
     for isa, tag in (("rv32im", "_m2p0"), ("rv32ia", "_a2p1"),
                      ("rv32ima_zicntr", "_m2p0_a2p1")):
