@@ -288,6 +288,30 @@ static void test_sc_fails_after_other_store(void **state)
   harness_free(h);
 }
 
+/* A reservation does not outlive its logical thread: the next thread
+ * of the same hardware thread cannot complete the sc.w. */
+static void test_reservation_ends_with_thread(void **state)
+{
+  (void)state;
+  struct prog p = {0};
+  emit_res_base(&p);
+  emit_ids(&p);
+  uint32_t br = emit(&p, 0);
+  emit(&p, LR(9, RES));                  /* thread 0: reserve, end */
+  emit(&p, ECALL);
+  uint32_t second = here(&p);
+  emit(&p, SC(10, 5, RES));              /* thread 1: no reservation */
+  emit(&p, SW(10, RES, 4));
+  emit(&p, ECALL);
+  patch(&p, br, BNE(5, 0, (int32_t)(second - br)));
+  struct harness *h = harness_ext(1, 1, SIMTY_EXT_A);
+  harness_run(h, &p, 2);
+  expect_done(h);
+  assert_int_equal(peek(h, OUT(1)), 1);
+  assert_int_equal(peek(h, OUT(0)), 0);
+  harness_free(h);
+}
+
 static void test_amo_faults(void **state)
 {
   (void)state;
@@ -484,6 +508,7 @@ int main(void)
       cmocka_unit_test(test_amo_ops_and_lines),
       cmocka_unit_test(test_lr_sc),
       cmocka_unit_test(test_sc_fails_after_other_store),
+      cmocka_unit_test(test_reservation_ends_with_thread),
       cmocka_unit_test(test_amo_faults),
       cmocka_unit_test(test_counters),
       cmocka_unit_test(test_racecheck),
