@@ -5,11 +5,25 @@
 # recipes.
 #
 #   make test-examples-model        every example on the reference model
-#                                   (4 warps x 4 lanes), checked on the CPU
+#                                   (4 warps x 4 lanes), checked on the CPU,
+#                                   then again under the race checker with a
+#                                   random schedule: no race allowed
 #   make examples-hil DEVICE=URI    every example on a device: a simulated
 #                                   board (sim, tcp://...) or a real one
 
-EXAMPLES += saxpy matmul reduction histogram mandelbrot bfs nw fib interp bitonic
+EXAMPLES += saxpy matmul reduction histogram mandelbrot bfs nw fib interp bitonic \
+  histogram_atomic
+
+# Kernels that need ISA extensions (model only until the RTL has them:
+# their host programs print SKIP on a device without them).
+$(BUILD)/kernels/examples/histogram_atomic/histogram_atomic.elf: \
+    examples/histogram_atomic/histogram_atomic.c $(KERNEL_RUNTIME)
+	@mkdir -p $(dir $@)
+	$(SIMTY_CC) --isa rv32ia -o $@ $<
+
+# The model device the examples run on: every extension, so that the
+# examples that need one run too (the others run as on RV32I).
+EXAMPLES_MODEL_URI := model?isa=rv32ima_zicntr
 
 TEST_SUITES += examples-model
 
@@ -47,7 +61,13 @@ endef
 
 .PHONY: test-examples-model examples-hil
 test-examples-model: examples
-	$(call EXAMPLES_RUN_ALL,model,model)
+	$(call EXAMPLES_RUN_ALL,$(EXAMPLES_MODEL_URI),model)
+	@echo "--- again under the race checker, warps in a random order (seed 7)"
+	$(call EXAMPLES_RUN_ALL,$(EXAMPLES_MODEL_URI)&racecheck=1&seed=7,racecheck)
+	@if grep -l 'race on' $(EXAMPLE_BIN_DIR)/logs/*.racecheck.log; then \
+	  grep -h 'race on' $(EXAMPLE_BIN_DIR)/logs/*.racecheck.log | head -n 20; \
+	  echo "examples-model: the examples above have data races" >&2; exit 1; \
+	fi; echo "no example has a data race"
 
 examples-hil: examples
 	@if [ -z '$(DEVICE)' ]; then \

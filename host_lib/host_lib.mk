@@ -124,10 +124,15 @@ HOST_TEST_CFLAGS := $(HOSTLIB_CFLAGS) -DTEST_KERNEL_DIR='"$(abspath $(HOST_TEST_
 $(BUILD)/tests/host/test_host_api: $(HOST_TEST_DIR)/test_host_api.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
 	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
 
+# The model device's ISA option and the loader's extension check.
+$(BUILD)/tests/host/test_host_isa: $(HOST_TEST_DIR)/test_host_isa.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS) -lcmocka
+
 TEST_SUITES += host-api
 .PHONY: test-host-api
-test-host-api: $(BUILD)/tests/host/test_host_api $(HOST_TEST_KERNELS)
+test-host-api: $(BUILD)/tests/host/test_host_api $(BUILD)/tests/host/test_host_isa $(HOST_TEST_KERNELS)
 	$(BUILD)/tests/host/test_host_api
+	$(BUILD)/tests/host/test_host_isa
 
 HOST_FAKE_SRCS := $(HOST_TEST_DIR)/fake_device.c
 HOST_FAKE_HDRS := $(HOST_TEST_DIR)/fake_device.h

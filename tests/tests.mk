@@ -13,6 +13,9 @@
 
 KERNEL_SUITE_RUN := python3 tests/kernels/runner.py --cc $(SIMTY_CC) \
   --build-dir $(BUILD)/tests/kernels --keep-going
+# The model has every optional extension; tests that need one (`isa:`)
+# get it with --isa, the others run it as RV32I.
+MODEL_SUITE_ISA := --isa rv32ima_zicntr
 # Configurations the model runs every suite on (W x L).
 KERNEL_SUITE_CONFIGS ?= 1x1,4x4,8x8,2x8,1x32
 
@@ -20,10 +23,10 @@ TEST_SUITES += isa simt bad-input
 
 .PHONY: test-isa test-simt test-bad-input
 test-isa: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
-	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite isa
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --configs $(KERNEL_SUITE_CONFIGS) --suite isa
 
 test-simt: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
-	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite simt
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --configs $(KERNEL_SUITE_CONFIGS) --suite simt
 
 test-bad-input: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
-	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) --configs $(KERNEL_SUITE_CONFIGS) --suite bad
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --configs $(KERNEL_SUITE_CONFIGS) --suite bad

@@ -6,9 +6,10 @@
  * Depths are read from one buffer and written to another, each node's
  * entry by its own thread: no thread reads a word another thread writes
  * in the same launch, so every thread's values and control flow are the
- * same however the warps interleave. The only shared word, `changed`, is
- * only ever set to 1 and never read: concurrent writers store the same
- * value. Node degrees differ, so lanes leave the neighbour loop at
+ * same however the warps interleave. A node joining the level also sets
+ * its own byte of `joined`, which tells the host whether to go on: one
+ * writer per byte, so the launch is race-free (simty-model --racecheck)
+ * without atomics. Node degrees differ, so lanes leave the neighbour loop at
  * different times (divergence), and neighbours lie anywhere in memory
  * (scattered loads: replays). */
 #include <simty_kernel.h>
@@ -26,7 +27,7 @@ int main(void)
     for (uint32_t e = args->row[v]; e < args->row[v + 1]; e++) {
       if (args->in[args->col[e]] == args->level) {
         depth = args->level + 1;
-        *args->changed = 1;
+        args->joined[v] = 1;
         break;
       }
     }

@@ -21,9 +21,9 @@ struct bfs_args {
   const uint32_t *col;
   const int32_t *in; /* per node: BFS depth so far, or BFS_UNREACHED */
   int32_t *out;      /* per node: depth after this level */
-  uint32_t *changed; /* set to 1 when a node joins the next level */
+  uint8_t *joined;   /* per node: set to 1 when it joins the next level */
 #else
-  uint32_t row, col, in, out, changed;
+  uint32_t row, col, in, out, joined;
 #endif
 };
 

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bfs.h"
 #include "example.h"
@@ -92,14 +93,17 @@ int main(int argc, char **argv)
 
   for (uint32_t v = 0; v < nodes; v++)
     depth[v] = v == 0 ? 0 : BFS_UNREACHED;
-  uint32_t zero = 0, changed = 1;
+  uint8_t *joined = calloc(nodes, 1);
+  if (!joined)
+    example_die(&ex, SIMTY_ENOMEM, "out of memory");
+  int changed = 1;
   struct bfs_args args = {
       .nodes = nodes,
       .row = example_upload(&ex, row, (nodes + 1) * sizeof(*row)),
       .col = example_upload(&ex, col, 2 * m * sizeof(*col)),
       .in = example_upload(&ex, depth, nodes * sizeof(*depth)),
       .out = example_upload(&ex, NULL, nodes * sizeof(*depth)),
-      .changed = example_upload(&ex, &zero, sizeof(zero)),
+      .joined = example_upload(&ex, joined, nodes),
   };
   /* A level that adds no node ends the search; `nodes` levels is the most
    * a correct kernel can take, so a runaway one cannot loop forever. */
@@ -108,11 +112,15 @@ int main(int argc, char **argv)
     uint32_t written = args.out;
     args.out = args.in;
     args.in = written;
-    example_download(&ex, args.changed, &changed, sizeof(changed));
+    example_download(&ex, args.joined, joined, nodes);
+    changed = 0;
+    for (uint32_t v = 0; v < nodes; v++)
+      changed |= joined[v];
     if (changed) {
-      int e = simty_write(ex.dev, args.changed, &zero, sizeof(zero));
+      memset(joined, 0, nodes);
+      int e = simty_write(ex.dev, args.joined, joined, nodes);
       if (e)
-        example_die(&ex, e, "cannot reset the changed flag");
+        example_die(&ex, e, "cannot reset the joined flags");
     }
   }
   /* After the swap, `in` holds the last level's depths. */
@@ -129,6 +137,7 @@ int main(int argc, char **argv)
   snprintf(summary, sizeof(summary),
            "%u nodes, %u edges: %u reached, depth %d, in %d launches", nodes, m,
            reached, (int)deepest, (int)args.level);
+  free(joined);
   free(edges);
   free(row);
   free(col);

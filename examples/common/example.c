@@ -52,6 +52,13 @@ void example_init(struct example *ex, int argc, char **argv,
                   const char *name, const char *default_kernel,
                   uint64_t default_n)
 {
+  example_init_isa(ex, argc, argv, name, default_kernel, default_n, 0);
+}
+
+void example_init_isa(struct example *ex, int argc, char **argv,
+                      const char *name, const char *default_kernel,
+                      uint64_t default_n, unsigned extensions)
+{
   memset(ex, 0, sizeof(*ex));
   ex->name = name;
   ex->n = default_n;
@@ -92,6 +99,16 @@ void example_init(struct example *ex, int argc, char **argv,
   if (e)
     example_die(ex, e, "cannot open the device");
   simty_device_info(ex->dev, &ex->info);
+  if ((ex->info.extensions & extensions) != extensions) {
+    unsigned missing = extensions & ~ex->info.extensions;
+    printf("%s: SKIP: device %s lacks the%s%s%s extension this example "
+           "needs (the model has it: model?isa=rv32ima_zicntr)\n",
+           name, simty_device_uri(ex->dev),
+           missing & SIMTY_EXT_M ? " M" : "", missing & SIMTY_EXT_A ? " A" : "",
+           missing & SIMTY_EXT_ZICNTR ? " Zicntr" : "");
+    simty_close(ex->dev);
+    exit(EXAMPLE_PASS);
+  }
   e = simty_kernel_load(ex->dev, kernel, &ex->kernel);
   if (e)
     example_die(ex, e, "cannot load the kernel");

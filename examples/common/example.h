@@ -50,6 +50,13 @@ void example_init(struct example *ex, int argc, char **argv,
                   const char *name, const char *default_kernel,
                   uint64_t default_n);
 
+/* The same for a kernel built for ISA extensions (SIMTY_EXT_* bits): on a
+ * device without them it prints "NAME: SKIP: ..." and exits with
+ * EXAMPLE_PASS, so that a run of every example on such a device goes on. */
+void example_init_isa(struct example *ex, int argc, char **argv,
+                      const char *name, const char *default_kernel,
+                      uint64_t default_n, unsigned extensions);
+
 /* Deterministic pseudo-random numbers from --seed. */
 uint32_t example_rand(struct example *ex);
 

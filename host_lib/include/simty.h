@@ -177,6 +177,9 @@ struct simty_device_info {
   unsigned link_window;      /**< requests the library keeps in flight */
   unsigned link_flags;       /**< bit 0: frames handled by the hardware link
                                   engine */
+  unsigned extensions;       /**< optional ISA extensions beyond RV32I: bit 0
+                                  M, bit 1 A, bit 2 Zicntr (SIMTY_EXT_* of
+                                  simty_arch.h); 0 = RV32I */
 };
 
 /**
@@ -318,7 +321,8 @@ typedef struct simty_kernel simty_kernel;
  *         SIMTY_EBADELF (not an RV32I executable, bad layout, entry outside
  *         code); SIMTY_ETOOBIG (code or data larger than the device's, data
  *         reaching into the stack region, or a file larger than any
- *         kernel); SIMTY_ENOSPC (kernel data
+ *         kernel); SIMTY_ENOTSUP (built for an ISA extension the device
+ *         lacks, from the ELF's Tag_RISCV_arch); SIMTY_ENOSPC (kernel data
  *         would overlap live simty_malloc() blocks); SIMTY_EBUSY;
  *         link errors.
  */

@@ -102,4 +102,49 @@ static inline void simty_puts(const char *s)
     simty_putchar(*s++);
 }
 
+/* ---- Zicntr counters (devices with Zicntr only: simty-cc --isa
+ * ..._zicntr; elsewhere reading them faults ILLEGAL_INSTRUCTION). Values:
+ * docs/architecture.md section 2. ---- */
+
+#define SIMTY_CSR_READ_VOLATILE_(csr)                                        \
+  ({                                                                         \
+    uint32_t v_;                                                             \
+    __asm__ volatile(".option push\n.option arch, +zicsr\n"                 \
+                     "csrr %0, " SIMTY_STR(csr) "\n.option pop"             \
+                     : "=r"(v_));                                            \
+    v_;                                                                      \
+  })
+
+/* A 64-bit counter from its two halves, re-read if the low half wrapped
+ * between them. */
+#define SIMTY_COUNTER64_(lo, hi)                                             \
+  ({                                                                         \
+    uint32_t h_, l_, h2_;                                                    \
+    do {                                                                     \
+      h_ = SIMTY_CSR_READ_VOLATILE_(hi);                                     \
+      l_ = SIMTY_CSR_READ_VOLATILE_(lo);                                     \
+      h2_ = SIMTY_CSR_READ_VOLATILE_(hi);                                    \
+    } while (h_ != h2_);                                                     \
+    (uint64_t)h_ << 32 | l_;                                                 \
+  })
+
+/** Core cycles since the launch began (rdcycle / rdcycleh). */
+static inline uint64_t simty_cycles(void)
+{
+  return SIMTY_COUNTER64_(SIMTY_CSR_CYCLE, SIMTY_CSR_CYCLEH);
+}
+
+/** Device time in core clock ticks (rdtime / rdtimeh). */
+static inline uint64_t simty_time(void)
+{
+  return SIMTY_COUNTER64_(SIMTY_CSR_TIME, SIMTY_CSR_TIMEH);
+}
+
+/** Instructions this hardware thread retired in the launch (rdinstret /
+ * rdinstreth). */
+static inline uint64_t simty_instret(void)
+{
+  return SIMTY_COUNTER64_(SIMTY_CSR_INSTRET, SIMTY_CSR_INSTRETH);
+}
+
 #endif /* SIMTY_KERNEL_H */

@@ -3,14 +3,23 @@
  * backend_model.c - the `model` device: the reference model library in
  * process, behind the same API as a board.
  *
- * URI: model[?warps=W&lanes=L&code_size=BYTES&data_size=BYTES]
- * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board).
+ * URI: model[?warps=W&lanes=L&code_size=BYTES&data_size=BYTES&isa=ISA
+ *            &racecheck=0|1&seed=N]
+ * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board;
+ * RV32I, no race checker, round robin). isa is an ISA string such as
+ * rv32ima_zicntr; racecheck=1 reports data races on stderr; seed=N > 0
+ * issues warps in a random order drawn from N (docs/architecture.md 7).
  *
  * The model has no thread of its own: simty_launch() only sets the launch
  * up and simty_wait() runs it, in slices of cycles so that the host
  * deadline is honoured even for a kernel that never ends.
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simty_elf.h"
 
 #include "simty_internal.h"
 #include "simty_model.h"
@@ -19,9 +28,15 @@
  * time, so a time-out overshoots by little. */
 #define SLICE_CYCLES 20000u
 
+/* The backend's state: the model and what the race reports need. */
+struct model_impl {
+  simty_model *model;
+  unsigned stack_log2; /* of the current launch */
+};
+
 static simty_model *model_of(simty_device *dev)
 {
-  return (simty_model *)dev->impl;
+  return ((struct model_impl *)dev->impl)->model;
 }
 
 static int map_error(simty_device *dev, int e)
@@ -51,23 +66,66 @@ static void console_byte(void *user, uint32_t tid, uint8_t byte)
   simty__console_byte((simty_device *)user, tid, byte);
 }
 
+/* Race reports: one line each on stderr, with the symbols of the kernel
+ * loaded last. */
+static void race_report(void *user, const struct simty_model_race *race)
+{
+  simty_device *dev = user;
+  const struct simty_elf *elf = NULL;
+  for (size_t i = 0; i < dev->nkernels; i++)
+    if (dev->kernels[i]->generation == dev->load_generation)
+      elf = &dev->kernels[i]->elf;
+  struct simty_model_config c;
+  simty_model_get_config(model_of(dev), &c);
+  char line[600];
+  simty_model_race_format(race, elf, SIMTY_DATA_BASE + c.data_size,
+                          c.warps * c.lanes, ((struct model_impl *)dev->impl)->stack_log2, line,
+                          sizeof(line));
+  fprintf(stderr, "simty: model: %s\n", line);
+}
+
 static int model_open(simty_device *dev, const char *rest)
 {
   uint64_t warps = 4, lanes = 4, code_size = SIMTY_DEFAULT_CODE_SIZE,
-           data_size = SIMTY_DEFAULT_DATA_SIZE;
+           data_size = SIMTY_DEFAULT_DATA_SIZE, racecheck = 0, seed = 0;
+  unsigned isa = 0;
   if (*rest && *rest != '?')
     return simty__fail(dev, SIMTY_EURI,
                        "expected model[?warps=W&lanes=L&code_size=N"
-                       "&data_size=N], got 'model:%s'",
+                       "&data_size=N&isa=ISA&racecheck=1&seed=N], got "
+                       "'model:%s'",
                        rest);
+  /* isa= takes a string: take it out before the numeric options. */
+  char query[256];
+  snprintf(query, sizeof(query), "%s", *rest ? rest + 1 : rest);
+  for (char *p = query; p && *p;) {
+    char *amp = strchr(p, '&');
+    size_t len = amp ? (size_t)(amp - p) : strlen(p);
+    if (strncmp(p, "isa=", 4) != 0) {
+      p = amp ? amp + 1 : NULL;
+      continue;
+    }
+    char value[64], unknown[48];
+    snprintf(value, sizeof(value), "%.*s", (int)(len - 4), p + 4);
+    if (simty__isa_parse(value, &isa, unknown, sizeof(unknown)) != 0)
+      return simty__fail(dev, SIMTY_EURI,
+                         "bad value '%s' for URI option 'isa': the model "
+                         "has rv32i plus m, a, _zicntr ('%s' unknown)",
+                         value, unknown);
+    memmove(p, amp ? amp + 1 : p + len, strlen(amp ? amp + 1 : p + len) + 1);
+  }
+  size_t qlen = strlen(query);
+  if (qlen && query[qlen - 1] == '&')
+    query[qlen - 1] = '\0';
   const struct simty__uri_opt opts[] = {
       {"warps", 1, SIMTY_MODEL_MAX_WARPS, &warps},
       {"lanes", 1, SIMTY_MODEL_MAX_LANES, &lanes},
       {"code_size", 4, SIMTY_CODE_WINDOW, &code_size},
       {"data_size", 4, SIMTY_DATA_WINDOW, &data_size},
+      {"racecheck", 0, 1, &racecheck},
+      {"seed", 0, UINT64_MAX, &seed},
   };
-  int e = simty__parse_opts(dev, *rest ? rest + 1 : rest, opts,
-                            sizeof(opts) / sizeof(opts[0]));
+  int e = simty__parse_opts(dev, query, opts, sizeof(opts) / sizeof(opts[0]));
   if (e)
     return e;
   struct simty_model_config config = {(unsigned)warps, (unsigned)lanes,
@@ -83,9 +141,20 @@ static int model_open(simty_device *dev, const char *rest)
                        " (powers of two), code %" PRIu64 ", data %" PRIu64
                        " (multiples of 4)",
                        warps, lanes, code_size, data_size);
-  dev->impl = m;
+  struct model_impl *impl = calloc(1, sizeof(*impl));
+  if (!impl) {
+    simty_model_destroy(m);
+    return simty__fail(dev, SIMTY_ENOMEM, "model: out of memory");
+  }
+  impl->model = m;
+  impl->stack_log2 = SIMTY_STACK_LOG2_DEFAULT;
+  dev->impl = impl;
   simty_model_get_config(m, &config);
   simty_model_set_console(m, console_byte, dev);
+  simty_model_set_isa(m, isa);
+  simty_model_set_schedule(m, seed);
+  if (racecheck)
+    simty_model_set_racecheck(m, race_report, dev);
   struct simty_device_info *in = &dev->info;
   in->warps = config.warps;
   in->lanes = config.lanes;
@@ -94,12 +163,14 @@ static int model_open(simty_device *dev, const char *rest)
   in->data_base = SIMTY_DATA_BASE;
   in->data_size = config.data_size;
   in->counter_count = SIMTY_CTR_COUNT;
+  in->extensions = isa;
   return 0;
 }
 
 static void model_close(simty_device *dev)
 {
   simty_model_destroy(model_of(dev));
+  free(dev->impl);
   dev->impl = NULL;
 }
 
@@ -124,6 +195,7 @@ static int model_launch(simty_device *dev, const struct simty__launch *l)
       .max_cycles = l->timeout_cycles,
       .data_end = l->data_end,
   };
+  ((struct model_impl *)dev->impl)->stack_log2 = l->stack_log2;
   return map_error(dev, simty_model_launch(model_of(dev), &p));
 }
 

@@ -29,6 +29,9 @@ enum {
   PT_LOAD = 1,
   PF_X = 1,
   SHT_SYMTAB = 2,
+  SHT_RISCV_ATTRIBUTES = 0x70000003,
+  TAG_FILE = 1,
+  TAG_RISCV_ARCH = 5,
   EF_RISCV_RVC = 1,
 };
 
@@ -89,6 +92,76 @@ static int parse_symtab(struct simty_elf *elf, uint32_t shoff, uint32_t shnum,
     return 0;
   }
   return 0; /* stripped: no symbols, not an error */
+}
+
+/* Read an unsigned LEB128 at *p (before end); 0 if it runs off. */
+static uint32_t uleb(const uint8_t **p, const uint8_t *end)
+{
+  uint32_t v = 0;
+  for (unsigned shift = 0; *p < end; shift += 7) {
+    uint8_t b = *(*p)++;
+    if (shift < 32)
+      v |= (uint32_t)(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      return v;
+  }
+  return 0;
+}
+
+/* Find Tag_RISCV_arch in the attributes section: format-version 'A',
+ * then vendor subsections (length, "riscv"), holding Tag_File
+ * sub-subsections of (tag, value) pairs: odd tags are NUL-terminated
+ * strings, even tags ULEB128 numbers. Anything malformed is ignored
+ * (the file is then taken as RV32I). */
+static void parse_attributes(struct simty_elf *elf, uint32_t shoff,
+                             uint32_t shnum)
+{
+  const uint8_t *img = elf->image;
+  for (uint32_t i = 0; i < shnum; i++) {
+    const uint8_t *sh = img + shoff + (size_t)i * SHDR_SIZE;
+    if (rd32(sh + 4) != SHT_RISCV_ATTRIBUTES)
+      continue;
+    uint32_t off = rd32(sh + 16), size = rd32(sh + 20);
+    if (!in_file(elf->size, off, size) || size < 1 || img[off] != 'A')
+      return;
+    const uint8_t *p = img + off + 1, *end = img + off + size;
+    while (end - p >= 4) {
+      uint32_t len = rd32(p);
+      if (len < 4 || len > (uint32_t)(end - p))
+        return;
+      const uint8_t *sub_end = p + len, *q = p + 4;
+      const uint8_t *nul = memchr(q, 0, (size_t)(sub_end - q));
+      if (!nul)
+        return;
+      int riscv = strcmp((const char *)q, "riscv") == 0;
+      q = nul + 1;
+      while (riscv && sub_end - q >= 5) {
+        uint8_t tag = *q;
+        uint32_t tlen = rd32(q + 1);
+        if (tlen < 5 || tlen > (uint32_t)(sub_end - q))
+          return;
+        const uint8_t *a = q + 5, *a_end = q + tlen;
+        while (tag == TAG_FILE && a < a_end) {
+          uint32_t attr = uleb(&a, a_end);
+          if (attr & 1) {
+            const uint8_t *z = memchr(a, 0, (size_t)(a_end - a));
+            if (!z)
+              return;
+            if (attr == TAG_RISCV_ARCH) {
+              elf->arch = (const char *)a;
+              return;
+            }
+            a = z + 1;
+          } else {
+            uleb(&a, a_end);
+          }
+        }
+        q = a_end;
+      }
+      p = sub_end;
+    }
+    return;
+  }
 }
 
 int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
@@ -178,6 +251,8 @@ int simty__elf_parse(const void *bytes, size_t size, struct simty_elf *elf,
   }
   if (shnum != 0 && parse_symtab(elf, shoff, shnum, err, err_size) != 0)
     goto fail;
+  if (shnum != 0)
+    parse_attributes(elf, shoff, shnum);
   uint32_t end;
   if (simty__elf_symbol(elf, "_end", &end, NULL) == 0 && end > elf->data_end)
     elf->data_end = end;
@@ -337,4 +412,164 @@ void simty__elf_free(struct simty_elf *elf)
 {
   free(elf->image);
   memset(elf, 0, sizeof(*elf));
+}
+
+int simty__elf_symbol_at(const struct simty_elf *elf, uint32_t addr,
+                         const char **name, uint32_t *offset)
+{
+  const char *best = NULL;
+  uint32_t best_value = 0;
+  for (uint32_t i = 0; elf->symtab && i < elf->symbol_count; i++) {
+    const uint8_t *sym = elf->symtab + (size_t)i * SYM_SIZE;
+    uint32_t name_off = rd32(sym), value = rd32(sym + 4), size = rd32(sym + 8);
+    unsigned type = sym[12] & 0xf; /* STT_OBJECT 1, STT_FUNC 2 */
+    if ((type != 1 && type != 2) || rd16(sym + 14) == 0 ||
+        name_off >= elf->strtab_size || addr < value ||
+        addr - value >= size)
+      continue;
+    const char *sym_name = elf->strtab + name_off;
+    size_t max = elf->strtab_size - name_off;
+    if (strnlen(sym_name, max) == max || !*sym_name)
+      continue;
+    if (!best || value > best_value) {
+      best = sym_name;
+      best_value = value;
+    }
+  }
+  if (!best)
+    return -1;
+  *name = best;
+  *offset = addr - best_value;
+  return 0;
+}
+
+/* ---- ISA strings ---- */
+
+/* Length of a version suffix ("2p1", "2", "1p0") at s. */
+static size_t version_len(const char *s)
+{
+  size_t n = 0;
+  while (s[n] >= '0' && s[n] <= '9')
+    n++;
+  if (n && s[n] == 'p' && s[n + 1] >= '0' && s[n + 1] <= '9') {
+    n++;
+    while (s[n] >= '0' && s[n] <= '9')
+      n++;
+  }
+  return n;
+}
+
+static void unknown_part(char *unknown, size_t size, const char *s,
+                         size_t len)
+{
+  if (unknown && size)
+    snprintf(unknown, size, "%.*s", (int)len, s);
+}
+
+int simty__isa_parse(const char *isa, unsigned *exts, char *unknown,
+                     size_t unknown_size)
+{
+  unsigned bits = 0;
+  char lower[256];
+  size_t n = isa ? strlen(isa) : 0;
+  if (!isa || n == 0 || n >= sizeof(lower)) {
+    unknown_part(unknown, unknown_size, isa ? isa : "", n > 40 ? 40 : n);
+    return -1;
+  }
+  for (size_t i = 0; i <= n; i++)
+    lower[i] = (char)(isa[i] >= 'A' && isa[i] <= 'Z' ? isa[i] + 32 : isa[i]);
+  const char *s = lower;
+  if (strncmp(s, "rv32i", 5) != 0) {
+    size_t len = strcspn(s, "_");
+    unknown_part(unknown, unknown_size, s, len);
+    return -1;
+  }
+  s += 5;
+  s += version_len(s);
+  /* single-letter extensions, each with an optional version */
+  while (*s && *s != '_') {
+    char c = *s++;
+    if (c == 'm')
+      bits |= SIMTY_EXT_M;
+    else if (c == 'a')
+      bits |= SIMTY_EXT_A;
+    else {
+      unknown_part(unknown, unknown_size, s - 1, 1);
+      return -1;
+    }
+    s += version_len(s);
+  }
+  /* multi-letter extensions, '_'-separated */
+  while (*s == '_') {
+    s++;
+    size_t len = 0;
+    while (s[len] && s[len] != '_')
+      len++;
+    size_t name = len;
+    while (name > 0 && ((s[name - 1] >= '0' && s[name - 1] <= '9') ||
+                        (s[name - 1] == 'p' && name >= 2 &&
+                         s[name - 2] >= '0' && s[name - 2] <= '9')))
+      name--;
+#define IS(word) (name == sizeof(word) - 1 && strncmp(s, word, name) == 0)
+    if (IS("zicsr") || IS("zifencei"))
+      ;
+    else if (IS("zmmul") || IS("m"))
+      bits |= SIMTY_EXT_M;
+    else if (IS("zaamo") || IS("zalrsc") || IS("a"))
+      bits |= SIMTY_EXT_A;
+    else if (IS("zicntr"))
+      bits |= SIMTY_EXT_ZICNTR;
+    else {
+      unknown_part(unknown, unknown_size, s, name ? name : len);
+      return -1;
+    }
+#undef IS
+    s += len;
+  }
+  if (*s) {
+    unknown_part(unknown, unknown_size, s, strlen(s));
+    return -1;
+  }
+  *exts = bits;
+  return 0;
+}
+
+void simty__isa_string(unsigned exts, char *buf, size_t size)
+{
+  snprintf(buf, size, "rv32i%s%s%s", exts & SIMTY_EXT_M ? "m" : "",
+           exts & SIMTY_EXT_A ? "a" : "",
+           exts & SIMTY_EXT_ZICNTR ? "_zicntr" : "");
+}
+
+int simty__elf_check_isa(const struct simty_elf *elf, unsigned exts,
+                         char *err, size_t err_size)
+{
+  if (!elf->arch)
+    return 0;
+  unsigned need = 0;
+  char unknown[48], have[32];
+  simty__isa_string(exts, have, sizeof(have));
+  if (simty__isa_parse(elf->arch, &need, unknown, sizeof(unknown)) != 0) {
+    set_error(err, err_size,
+              "kernel needs the '%s' extension (%s), which no Simty "
+              "device has (the device has %s)",
+              unknown, elf->arch, have);
+    return -1;
+  }
+  unsigned missing = need & ~exts;
+  if (missing) {
+    char names[32] = "";
+    static const char *const name[] = {"M", "A", "Zicntr"};
+    for (unsigned i = 0; i < 3; i++)
+      if (missing & (1u << i))
+        snprintf(names + strlen(names), sizeof(names) - strlen(names),
+                 "%s%s", names[0] ? " and " : "", name[i]);
+    set_error(err, err_size,
+              "kernel needs the %s extension%s (%s), the device has %s: "
+              "build it for the device (simty-cc --isa %s)",
+              names, missing & (missing - 1) ? "s" : "", elf->arch, have,
+              have);
+    return -1;
+  }
+  return 0;
 }

@@ -34,6 +34,8 @@ struct simty_elf {
   const char *strtab;
   uint32_t strtab_size;
   uint32_t data_end; /* highest DATA byte used + 1 (or _end), 0 if none */
+  const char *arch;  /* Tag_RISCV_arch of .riscv.attributes (inside image,
+                        NUL-terminated), NULL when the file has none */
 };
 
 /* Parse `size` bytes. Copies them, so the caller's buffer may go away.
@@ -70,5 +72,30 @@ int simty__elf_symbol(const struct simty_elf *elf, const char *name,
                       uint32_t *addr, uint32_t *size);
 
 void simty__elf_free(struct simty_elf *elf);
+
+/* The defined function or object symbol whose [value, value + size)
+ * holds addr: its name (in the image) and addr's offset in it. Returns
+ * 0, or -1 when no sized symbol holds addr. */
+int simty__elf_symbol_at(const struct simty_elf *elf, uint32_t addr,
+                         const char **name, uint32_t *offset);
+
+/* ---- ISA strings (docs/architecture.md section 2) ---- */
+
+/* Parse a RISC-V ISA string as GCC writes it ("rv32i2p1_m2p0_zicsr2p0")
+ * or as a user does ("rv32ima_zicntr") into SIMTY_EXT_* bits. Parts that
+ * every Simty device has (i, zicsr, zifencei) add nothing; zmmul counts
+ * as M, zaamo and zalrsc as A. Returns 0, or -1 with the first part that
+ * is neither (e.g. "c", "f", "rv64i") in `unknown`. */
+int simty__isa_parse(const char *isa, unsigned *exts, char *unknown,
+                     size_t unknown_size);
+
+/* "rv32i", "rv32im", "rv32ima_zicntr"... for SIMTY_EXT_* bits. */
+void simty__isa_string(unsigned exts, char *buf, size_t size);
+
+/* Check that a device with extensions `exts` can run the kernel: the
+ * ELF's Tag_RISCV_arch (RV32I when absent) needs nothing else. Returns
+ * 0, or -1 with a reason naming the missing extension in err. */
+int simty__elf_check_isa(const struct simty_elf *elf, unsigned exts,
+                         char *err, size_t err_size);
 
 #endif /* SIMTY_ELF_H */

@@ -63,6 +63,8 @@ static int check_kernel(simty_device *dev, const struct simty_elf *elf)
   if (simty__elf_check_layout(elf, in->code_size, in->data_size, err,
                               sizeof(err)) != 0)
     return simty__fail(dev, SIMTY_EBADELF, "%s", err);
+  if (simty__elf_check_isa(elf, in->extensions, err, sizeof(err)) != 0)
+    return simty__fail(dev, SIMTY_ENOTSUP, "%s", err);
   uint32_t bottom = simty__stack_bottom(dev, dev->default_stack_log2);
   if (elf->data_end > bottom)
     return simty__fail(dev, SIMTY_ETOOBIG,

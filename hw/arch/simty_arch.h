@@ -75,6 +75,20 @@
 #define SIMTY_CSR_STACK_TOP 0xFC5 /* top of the stack region (exclusive) */
 #define SIMTY_CSR_STACK_LOG2 0xFC6 /* log2 of the per-thread stack size */
 
+/* ---- Optional ISA extensions (docs/architecture.md section 2) ---- */
+
+#define SIMTY_EXT_M 0x1u      /* integer multiply and divide */
+#define SIMTY_EXT_A 0x2u      /* atomics (LR/SC, AMOs) on DATA */
+#define SIMTY_EXT_ZICNTR 0x4u /* cycle, time, instret counters */
+
+/* Zicntr counter CSRs (standard numbers, read-only) */
+#define SIMTY_CSR_CYCLE 0xC00
+#define SIMTY_CSR_TIME 0xC01
+#define SIMTY_CSR_INSTRET 0xC02
+#define SIMTY_CSR_CYCLEH 0xC80
+#define SIMTY_CSR_TIMEH 0xC81
+#define SIMTY_CSR_INSTRETH 0xC82
+
 /* ---- Call depth (reconvergence priority) ---- */
 
 #define SIMTY_DEPTH_BITS 8

@@ -52,7 +52,7 @@ static void decode_range(struct simty_model *m, uint32_t off, size_t len)
     const uint8_t *p = m->code + (size_t)i * 4;
     uint32_t word = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
                     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    simty__model_decode(word, &m->decoded[i]);
+    simty__model_decode(word, m->isa, &m->decoded[i]);
   }
 }
 
@@ -92,8 +92,11 @@ int simty_model_create(const struct simty_model_config *config,
    * split inserts its second half. */
   m->pathstore = calloc((size_t)(m->lanes + 1) * m->warps,
                         sizeof(*m->pathstore));
+  m->instret = calloc((size_t)m->warps * m->lanes, sizeof(*m->instret));
+  m->resv = calloc((size_t)m->warps * m->lanes, sizeof(*m->resv));
+  m->shadow = calloc(data_size / SIMTY_RACE_PAGE + 1, sizeof(*m->shadow));
   if (!m->code || !m->data || !m->decoded || !m->warp || !m->regfile ||
-      !m->pathstore) {
+      !m->pathstore || !m->instret || !m->resv || !m->shadow) {
     simty_model_destroy(m);
     return SIMTY_MODEL_NOMEM;
   }
@@ -116,6 +119,11 @@ void simty_model_destroy(simty_model *m)
   free(m->warp);
   free(m->regfile);
   free(m->pathstore);
+  free(m->instret);
+  free(m->resv);
+  if (m->shadow)
+    simty__model_race_reset(m);
+  free(m->shadow);
   free(m);
 }
 
@@ -235,6 +243,13 @@ int simty_model_launch(simty_model *m,
                 (unsigned long long)((uint64_t)stack_top - stacks), stack_top,
                 p->data_end);
 
+  m->time_base += m->ctr[SIMTY_CTR_cycles];
+  simty__model_race_reset(m);
+  memset(m->instret, 0, (size_t)m->warps * m->lanes * sizeof(*m->instret));
+  memset(m->resv, 0, (size_t)m->warps * m->lanes * sizeof(*m->resv));
+  m->nresv = 0;
+  m->rng = m->seed;
+  m->burst = 1;
   m->entry = p->entry;
   m->nthreads = p->nthreads;
   m->args = p->args;
@@ -263,6 +278,11 @@ static void dispatch(struct simty_model *m, unsigned wi)
   uint64_t mask = count >= m->lanes ? m->full_mask : (1ull << count) - 1;
   memset(w->regs, 0, (size_t)SIMTY_REG_ROWS * m->lanes * sizeof(uint32_t));
   w->base_tid = (uint32_t)base;
+  for (unsigned l = 0; l < m->lanes; l++) /* a new thread: no reservation */
+    if (m->resv[wi * m->lanes + l]) {
+      m->resv[wi * m->lanes + l] = 0;
+      m->nresv--;
+    }
   w->paths[0].key = simty_path_key(m->entry, 0);
   w->paths[0].mask = mask;
   w->npaths = 1;
@@ -275,6 +295,42 @@ static void stop_fault(struct simty_model *m, uint32_t cause)
 {
   m->fault = (struct simty_model_fault){cause, 0, UINT32_MAX, UINT32_MAX, 0};
   m->status = SIMTY_MODEL_FAULTED;
+}
+
+/* splitmix64: the random schedule's generator. */
+static uint64_t next_random(uint64_t *state)
+{
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* The warp whose issue slot comes after `wi`'s: the next one in round
+ * robin, or under a random schedule the same warp until its burst ends
+ * (or it has nothing left to run), then a random warp for a random burst
+ * of 1..16 slots: any warp while blocks remain to dispatch, else one of
+ * the busy warps, so that the tail of a launch is not mostly idle. */
+static unsigned next_turn(struct simty_model *m, unsigned wi,
+                          unsigned warp_mask)
+{
+  if (!m->seed)
+    return (wi + 1) & warp_mask;
+  int more_blocks = m->next_block != m->nblocks;
+  if (--m->burst > 0 && (more_blocks || m->warp[wi].npaths))
+    return wi;
+  uint64_t r = next_random(&m->rng);
+  m->burst = 1 + (unsigned)(r >> 60);
+  unsigned busy = 0;
+  for (unsigned i = 0; i < m->warps; i++)
+    busy += m->warp[i].npaths != 0;
+  if (more_blocks || busy == 0)
+    return (unsigned)r & warp_mask;
+  unsigned k = (unsigned)(r % busy);
+  for (unsigned i = 0; i < m->warps; i++)
+    if (m->warp[i].npaths && k-- == 0)
+      return i;
+  return wi; /* not reached */
 }
 
 int simty_model_run(simty_model *m, uint64_t max_cycles)
@@ -295,7 +351,7 @@ int simty_model_run(simty_model *m, uint64_t max_cycles)
     if (w->npaths == 0) {
       if (m->next_block == m->nblocks) {
         ctr[SIMTY_CTR_sched_idle_cycles]++;
-        m->turn = (wi + 1) & warp_mask;
+        m->turn = next_turn(m, wi, warp_mask);
         continue;
       }
       dispatch(m, wi);
@@ -304,12 +360,48 @@ int simty_model_run(simty_model *m, uint64_t max_cycles)
       m->status = SIMTY_MODEL_FAULTED;
       break;
     }
-    m->turn = (wi + 1) & warp_mask;
+    m->turn = next_turn(m, wi, warp_mask);
     if (w->npaths == 0 && --m->live_warps == 0 &&
         m->next_block == m->nblocks)
       m->status = SIMTY_MODEL_DONE;
   }
   return m->status;
+}
+
+int simty_model_set_isa(simty_model *m, unsigned extensions)
+{
+  if (!m)
+    return SIMTY_MODEL_INVALID;
+  if (extensions & ~(SIMTY_EXT_M | SIMTY_EXT_A | SIMTY_EXT_ZICNTR))
+    return fail(m, SIMTY_MODEL_INVALID, "unknown extension bits 0x%x",
+                extensions);
+  if (m->status == SIMTY_MODEL_RUNNING)
+    return fail(m, SIMTY_MODEL_BUSY, "a launch is still running");
+  m->isa = extensions;
+  decode_range(m, 0, m->code_size);
+  return SIMTY_MODEL_OK;
+}
+
+unsigned simty_model_isa(const simty_model *m)
+{
+  return m->isa;
+}
+
+void simty_model_set_schedule(simty_model *m, uint64_t seed)
+{
+  m->seed = seed;
+}
+
+void simty_model_set_racecheck(simty_model *m, simty_model_race_fn fn,
+                               void *user)
+{
+  m->race_fn = fn;
+  m->race_user = user;
+}
+
+uint64_t simty_model_race_count(const simty_model *m)
+{
+  return m->races;
 }
 
 void simty_model_abort(simty_model *m)

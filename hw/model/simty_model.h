@@ -111,6 +111,24 @@ typedef void (*simty_model_console_fn)(void *user, uint32_t tid,
 typedef void (*simty_model_trace_fn)(void *user, uint32_t base_tid,
                                      uint32_t pc, uint64_t mask);
 
+/** One race found by the checker (docs/architecture.md section 7): two
+ * accesses to one byte of DATA by different threads, at least one a
+ * write, neither atomic. `first` happened before `second`. */
+struct simty_model_race_access {
+  uint32_t tid;  /**< logical thread */
+  uint32_t hart; /**< hardware thread (mhartid) */
+  uint32_t pc;   /**< the load or store */
+  int write;     /**< 1 store, 0 load */
+};
+struct simty_model_race {
+  uint32_t addr; /**< the byte of `second`'s access found racing */
+  struct simty_model_race_access first, second;
+};
+
+/** Receives each race, once per word per launch. */
+typedef void (*simty_model_race_fn)(void *user,
+                                    const struct simty_model_race *race);
+
 /**
  * Create a model with zeroed CODE and DATA.
  * @param config  warps, lanes and memory sizes (see the struct).
@@ -153,6 +171,46 @@ void simty_model_set_console(simty_model *model, simty_model_console_fn fn,
 /** Set the per-instruction trace receiver (NULL: no trace, full speed). */
 void simty_model_set_trace(simty_model *model, simty_model_trace_fn fn,
                            void *user);
+
+/**
+ * Set the optional ISA extensions the model implements (SIMTY_EXT_M,
+ * SIMTY_EXT_A, SIMTY_EXT_ZICNTR of simty_arch.h; 0 = RV32I, the default).
+ * Re-decodes CODE. Not while a launch is running.
+ * @return 0, SIMTY_MODEL_INVALID (unknown bit), SIMTY_MODEL_BUSY.
+ */
+int simty_model_set_isa(simty_model *model, unsigned extensions);
+
+/** The extensions in effect (SIMTY_EXT_* bits). */
+unsigned simty_model_isa(const simty_model *model);
+
+/**
+ * Issue order (docs/architecture.md section 7): seed 0 = round robin (the
+ * default), else a random schedule drawn from that seed. Takes effect at
+ * the next launch.
+ */
+void simty_model_set_schedule(simty_model *model, uint64_t seed);
+
+/**
+ * Turn the race checker on (fn != NULL) or off. Takes effect at the next
+ * launch; races are reported as they are found, each racing word once
+ * per launch.
+ */
+void simty_model_set_racecheck(simty_model *model, simty_model_race_fn fn,
+                               void *user);
+
+/** Racing words found in the current or last launch (checker on). */
+uint64_t simty_model_race_count(const simty_model *model);
+
+struct simty_elf; /* host_lib/src/simty_elf.h */
+
+/** One line describing a race (no newline), with the symbols of the
+ * kernel `elf` (NULL: addresses only) and the stack area of a launch
+ * with `harts` hardware threads of 2^stack_log2 bytes below stack_top.
+ * For the model CLI and the host library's model device. */
+void simty_model_race_format(const struct simty_model_race *race,
+                             const struct simty_elf *elf, uint32_t stack_top,
+                             unsigned harts, unsigned stack_log2, char *buf,
+                             size_t size);
 
 /**
  * Start a launch: reset the counters and the fault record, free every

@@ -212,6 +212,27 @@ static void st_bytes(uint8_t *p, uint32_t v, unsigned size)
   }
 }
 
+/* ---- M: signed division, with RISC-V's results for y = 0 (quotient
+ * -1, remainder x) and -2^31 / -1 (quotient -2^31, remainder 0) ---- */
+
+static uint32_t div_s(uint32_t x, uint32_t y)
+{
+  if (y == 0)
+    return UINT32_MAX;
+  if (x == 0x80000000u && y == UINT32_MAX)
+    return x;
+  return (uint32_t)((int32_t)x / (int32_t)y);
+}
+
+static uint32_t rem_s(uint32_t x, uint32_t y)
+{
+  if (y == 0)
+    return x;
+  if (x == 0x80000000u && y == UINT32_MAX)
+    return 0;
+  return (uint32_t)((int32_t)x % (int32_t)y);
+}
+
 /* ---- The instruction ---- */
 
 int simty__model_exec(struct simty_model *m, unsigned wi)
@@ -272,6 +293,31 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
   case OP_AND: FOR_LANES(M, full, n, d[l] = a[l] & b[l]); goto seq;
   case OP_FENCE: written = 0; goto seq;
 
+  /* M: the RISC-V results, division by zero and overflow included */
+  case OP_MUL: FOR_LANES(M, full, n, d[l] = a[l] * b[l]); goto seq;
+  case OP_MULH:
+    FOR_LANES(M, full, n,
+              d[l] = (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] *
+                                           (int64_t)(int32_t)b[l]) >> 32));
+    goto seq;
+  case OP_MULHSU:
+    FOR_LANES(M, full, n,
+              d[l] = (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] *
+                                           (int64_t)(uint64_t)b[l]) >> 32));
+    goto seq;
+  case OP_MULHU:
+    FOR_LANES(M, full, n,
+              d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32));
+    goto seq;
+  case OP_DIV: FOR_LANES(M, full, n, d[l] = div_s(a[l], b[l])); goto seq;
+  case OP_DIVU:
+    FOR_LANES(M, full, n, d[l] = b[l] == 0 ? UINT32_MAX : a[l] / b[l]);
+    goto seq;
+  case OP_REM: FOR_LANES(M, full, n, d[l] = rem_s(a[l], b[l])); goto seq;
+  case OP_REMU:
+    FOR_LANES(M, full, n, d[l] = b[l] == 0 ? a[l] : a[l] % b[l]);
+    goto seq;
+
   case OP_CSR: {
     uint32_t v;
     switch (imm) {
@@ -290,6 +336,28 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
     case SIMTY_CSR_WARPS: v = m->warps; break;
     case SIMTY_CSR_ARGS: v = m->args; break;
     case SIMTY_CSR_STACK_TOP: v = m->stack_top; break;
+    /* Zicntr: this issue slot is counted already, so slots before it
+     * are cycles - 1. */
+    case SIMTY_CSR_CYCLE: v = (uint32_t)(m->ctr[SIMTY_CTR_cycles] - 1); break;
+    case SIMTY_CSR_CYCLEH:
+      v = (uint32_t)((m->ctr[SIMTY_CTR_cycles] - 1) >> 32);
+      break;
+    case SIMTY_CSR_TIME:
+      v = (uint32_t)(m->time_base + m->ctr[SIMTY_CTR_cycles] - 1);
+      break;
+    case SIMTY_CSR_TIMEH:
+      v = (uint32_t)((m->time_base + m->ctr[SIMTY_CTR_cycles] - 1) >> 32);
+      break;
+    case SIMTY_CSR_INSTRET: {
+      const uint64_t *ir = m->instret + (size_t)wi * n;
+      FOR_LANES(M, full, n, d[l] = (uint32_t)ir[l]);
+      goto seq;
+    }
+    case SIMTY_CSR_INSTRETH: {
+      const uint64_t *ir = m->instret + (size_t)wi * n;
+      FOR_LANES(M, full, n, d[l] = (uint32_t)(ir[l] >> 32));
+      goto seq;
+    }
     default: v = m->stack_log2; break; /* decode admits no other CSR */
     }
     FOR_LANES(M, full, n, d[l] = v);
@@ -403,6 +471,8 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
     case OP_LBU: FOR_LANES(served, sfull, n, d[l] = ld_u8(mem + addr[l])); break;
     default: FOR_LANES(served, sfull, n, d[l] = ld_u16(mem + addr[l])); break;
     }
+    if (m->race_fn)
+      simty__model_race_access(m, wi, served, addr, size, pc, 0);
     retired = written = served;
     goto memory_done;
   }
@@ -446,9 +516,93 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
       /* Ascending lane order: the higher lane's bytes remain. */
       FOR_LANES(served, served == m->full_mask, n,
                 st_bytes(mem + addr[l], b[l], size));
+      if (m->nresv)
+        for (uint64_t s = served; s; s &= s - 1)
+          simty__model_resv_kill(m, addr[CTZ64(s)]);
+      if (m->race_fn)
+        simty__model_race_access(m, wi, served, addr, size, pc, 1);
     }
     retired = served;
     written = 0;
+    goto memory_done;
+  }
+
+  case OP_LR: case OP_SC: case OP_AMOSWAP: case OP_AMOADD: case OP_AMOXOR:
+  case OP_AMOAND: case OP_AMOOR: case OP_AMOMIN: case OP_AMOMAX:
+  case OP_AMOMINU: case OP_AMOMAXU: {
+    /* Word accesses to DATA only; lr.w faults as a load, the others as a
+     * store. Served lanes apply one after the other in lane order, each
+     * reading the value the previous lane left (architecture.md 3). */
+    const int is_lr = in->op == OP_LR;
+    const uint32_t last = m->data_size - 4;
+    uint32_t addr[SIMTY_MODEL_MAX_LANES];
+    uint64_t bad = 0;
+    FOR_LANES(M, full, n, {
+      uint32_t ad = a[l]; /* no offset: the address is rs1 */
+      addr[l] = ad;
+      bad |= (uint64_t)((ad & 3) != 0 || ad - SIMTY_DATA_BASE > last) << l;
+    });
+    if (bad) {
+      unsigned l = CTZ64(bad);
+      uint32_t cause =
+          (addr[l] & 3)
+              ? (is_lr ? SIMTY_FAULT_MISALIGNED_LOAD
+                       : SIMTY_FAULT_MISALIGNED_STORE)
+              : (is_lr ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
+                       : SIMTY_FAULT_STORE_OUT_OF_RANGE);
+      simty__model_fault(m, wi, l, cause, pc, addr[l]);
+      return -1;
+    }
+    const unsigned shift = m->line_shift;
+    const uint32_t line = addr[CTZ64(M)] >> shift;
+    uint64_t served = 0;
+    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    uint8_t *mem = m->data - SIMTY_DATA_BASE;
+    uint32_t *resv = m->resv + (size_t)wi * n;
+    /* rd is written after every lane has read its operands: rd may be
+     * rs1 or rs2 of a later lane. */
+    uint32_t old[SIMTY_MODEL_MAX_LANES];
+    for (uint64_t s = served; s; s &= s - 1) {
+      unsigned l = CTZ64(s);
+      uint8_t *p = mem + addr[l];
+      uint32_t v = ld_u32(p), src = b[l], nv;
+      old[l] = v;
+      switch ((enum simty_op)in->op) {
+      case OP_LR:
+        if (!resv[l])
+          m->nresv++;
+        resv[l] = addr[l];
+        continue;
+      case OP_SC:
+        if (resv[l] == addr[l]) {
+          resv[l] = 0;
+          m->nresv--;
+          st_bytes(p, src, 4);
+          simty__model_resv_kill(m, addr[l]);
+          old[l] = 0;
+        } else {
+          if (resv[l]) {
+            resv[l] = 0;
+            m->nresv--;
+          }
+          old[l] = 1;
+        }
+        continue;
+      case OP_AMOSWAP: nv = src; break;
+      case OP_AMOADD: nv = v + src; break;
+      case OP_AMOXOR: nv = v ^ src; break;
+      case OP_AMOAND: nv = v & src; break;
+      case OP_AMOOR: nv = v | src; break;
+      case OP_AMOMIN: nv = (int32_t)v < (int32_t)src ? v : src; break;
+      case OP_AMOMAX: nv = (int32_t)v > (int32_t)src ? v : src; break;
+      case OP_AMOMINU: nv = v < src ? v : src; break;
+      default: nv = v > src ? v : src; break; /* OP_AMOMAXU */
+      }
+      st_bytes(p, nv, 4);
+      simty__model_resv_kill(m, addr[l]);
+    }
+    FOR_LANES(served, served == m->full_mask, n, d[l] = old[l]);
+    retired = written = served;
     goto memory_done;
   }
 
@@ -487,6 +641,10 @@ retire:
     classify(m, d, written);
   m->ctr[SIMTY_CTR_warp_insts]++;
   m->ctr[SIMTY_CTR_thread_insts] += POP64(retired);
+  if (m->isa & SIMTY_EXT_ZICNTR) {
+    uint64_t *ir = m->instret + (size_t)wi * n;
+    FOR_LANES(retired, retired == m->full_mask, n, ir[l]++);
+  }
   if (m->trace_fn)
     m->trace_fn(m->trace_user, w->base_tid, pc, retired);
   return 0;

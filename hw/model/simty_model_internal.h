@@ -27,6 +27,11 @@ enum simty_op {
   OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR,
   OP_AND,
   OP_FENCE, OP_ECALL, OP_EBREAK, OP_CSR,
+  /* M extension */
+  OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+  /* A extension: LR, SC, then the AMOs */
+  OP_LR, OP_SC, OP_AMOSWAP, OP_AMOADD, OP_AMOXOR, OP_AMOAND, OP_AMOOR,
+  OP_AMOMIN, OP_AMOMAX, OP_AMOMINU, OP_AMOMAXU,
 };
 
 /* Register row that absorbs writes to x0: x0 itself (row 0) always reads
@@ -73,6 +78,8 @@ struct simty_warp {
   uint32_t base_tid;         /* logical id of lane 0 of the block */
 };
 
+struct simty_race_cell; /* simty_model_race.c */
+
 struct simty_model {
   unsigned warps, lanes;
   unsigned lane_shift;  /* log2(lanes) */
@@ -101,11 +108,60 @@ struct simty_model {
   simty_model_trace_fn trace_fn;
   void *trace_user;
 
+  /* Extensions (SIMTY_EXT_*) the decoder accepts. */
+  unsigned isa;
+  /* Zicntr: device time before this launch, instructions retired per
+   * hardware thread in this launch. */
+  uint64_t time_base;
+  uint64_t *instret; /* [warps * lanes] */
+  /* A: each hardware thread's reservation (word address, 0 = none) and
+   * how many are set (0 lets stores skip the search). */
+  uint32_t *resv;    /* [warps * lanes] */
+  unsigned nresv;
+
+  /* Schedule: seed 0 = round robin, else random from the seed. */
+  uint64_t seed, rng;
+  unsigned burst; /* slots left for the current warp */
+
+  /* Race checker (NULL: off): shadow of DATA, one page per 4 KiB. */
+  simty_model_race_fn race_fn;
+  void *race_user;
+  struct simty_race_cell **shadow;
+  uint64_t races;
+
   char error[256];
 };
 
-/* Decode one instruction word. */
-void simty__model_decode(uint32_t word, struct simty_insn *out);
+/* Decode one instruction word for RV32I plus the extensions `isa`. */
+void simty__model_decode(uint32_t word, unsigned isa, struct simty_insn *out);
+
+/* Race checker shadow pages: bytes of DATA per page. */
+#define SIMTY_RACE_PAGE 4096u
+
+/* Free the race checker's shadow and zero its count (each launch). */
+void simty__model_race_reset(struct simty_model *m);
+
+/* Race checker: the lanes `lanes` of warp `wi` access `size` bytes at
+ * addr[l] (DATA only) at `pc`; `write` for stores. */
+void simty__model_race_access(struct simty_model *m, unsigned wi,
+                              uint64_t lanes, const uint32_t *addr,
+                              unsigned size, uint32_t pc, int write);
+
+/* A: a word of DATA was written (store, AMO, successful SC): every
+ * reservation on it is lost. */
+static inline void simty__model_resv_kill(struct simty_model *m,
+                                          uint32_t addr)
+{
+  if (m->nresv == 0)
+    return;
+  uint32_t word = addr & ~3u;
+  unsigned harts = m->warps * m->lanes;
+  for (unsigned h = 0; h < harts; h++)
+    if (m->resv[h] == word) {
+      m->resv[h] = 0;
+      m->nresv--;
+    }
+}
 
 /* Execute the head path's instruction of warp `wi` (which has a path).
  * Returns 0, or -1 after filling model->fault. */

@@ -17,16 +17,21 @@
 
 #define PROG "simty-model"
 
-enum { EXIT_FAULT = 3, EXIT_USAGE = 2, EXIT_BAD_INPUT = 1 };
+enum { EXIT_RACE = 4, EXIT_FAULT = 3, EXIT_USAGE = 2, EXIT_BAD_INPUT = 1 };
 
 static const char usage_text[] =
     "usage: " PROG " [--warps W] [--lanes L] [--threads N] [--stack-log2 S]\n"
     "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
     "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
-    "       [--trace FILE] [--quiet] kernel.elf\n"
+    "       [--trace FILE] [--quiet] [--isa ISA] [--racecheck]\n"
+    "       [--schedule rr|random:SEED] kernel.elf\n"
     "Runs N threads (default W*L) of a Simty kernel on the reference model.\n"
     "Defaults: W=4 L=4 S=10 C=100000000 (0: no time-out), code 65536,\n"
-    "data 1048576 bytes. --quiet drops the device console output.\n";
+    "data 1048576 bytes. --quiet drops the device console output.\n"
+    "--isa: the extensions the model has, e.g. rv32im, rv32ima_zicntr\n"
+    "(default rv32i). --racecheck reports data races on stderr (exit 4\n"
+    "when there are any); --schedule random:SEED issues warps in a seeded\n"
+    "random order instead of round robin.\n";
 
 struct dump_req {
   const char *symbol;
@@ -69,6 +74,23 @@ static void trace_line(void *user, uint32_t base_tid, uint32_t pc,
 {
   fprintf((FILE *)user, "%" PRIu32 " %08" PRIx32 " %" PRIx64 "\n", base_tid,
           pc, mask);
+}
+
+/* ---- Race checker ---- */
+
+struct racecheck {
+  const struct simty_elf *elf;
+  uint32_t stack_top;
+  unsigned harts, stack_log2;
+};
+
+static void race_line(void *user, const struct simty_model_race *race)
+{
+  const struct racecheck *rc = user;
+  char line[600];
+  simty_model_race_format(race, rc->elf, rc->stack_top, rc->harts,
+                          rc->stack_log2, line, sizeof(line));
+  fprintf(stderr, "%s\n", line);
 }
 
 /* ---- Options ---- */
@@ -126,7 +148,9 @@ int main(int argc, char **argv)
   uint64_t max_cycles = 100000000, code_size = SIMTY_DEFAULT_CODE_SIZE;
   uint64_t data_size = SIMTY_DEFAULT_DATA_SIZE;
   const char *args_symbol = NULL, *trace_path = NULL, *kernel = NULL;
-  int want_counters = 0, quiet = 0;
+  int want_counters = 0, quiet = 0, racecheck = 0;
+  unsigned isa = 0;
+  uint64_t seed = 0;
   struct dump_req *dumps = calloc((size_t)argc, sizeof(*dumps));
   size_t ndumps = 0;
   if (!dumps) {
@@ -147,6 +171,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(opt, "--quiet") == 0) {
       quiet = 1;
+      continue;
+    }
+    if (strcmp(opt, "--racecheck") == 0) {
+      racecheck = 1;
       continue;
     }
     if (strncmp(opt, "--", 2) != 0 || strcmp(opt, "--") == 0) {
@@ -175,7 +203,8 @@ int main(int argc, char **argv)
       value = argv[++i];
     static const char *const valued[] = {
         "--warps", "--lanes", "--threads", "--stack-log2", "--max-cycles",
-        "--code-size", "--data-size", "--args", "--dump", "--trace"};
+        "--code-size", "--data-size", "--args", "--dump", "--trace",
+        "--isa", "--schedule"};
     int known = 0;
     for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
       known |= strcmp(name, valued[k]) == 0;
@@ -209,6 +238,13 @@ int main(int argc, char **argv)
       args_symbol = value;
     else if (strcmp(name, "--trace") == 0)
       trace_path = value;
+    else if (strcmp(name, "--isa") == 0)
+      bad = simty__isa_parse(value, &isa, NULL, 0) != 0;
+    else if (strcmp(name, "--schedule") == 0)
+      bad = strcmp(value, "rr") == 0 ? (seed = 0, 0)
+            : strncmp(value, "random:", 7) == 0
+                ? parse_u64(value + 7, UINT64_MAX, &seed) || seed == 0
+                : 1;
     else { /* --dump SYMBOL:COUNT */
       const char *colon = strrchr(value, ':');
       uint64_t count;
@@ -260,6 +296,10 @@ int main(int argc, char **argv)
     fprintf(stderr, PROG ": %s: %s\n", kernel, err);
     goto out_elf;
   }
+  if (simty__elf_check_isa(&elf, isa, err, sizeof(err)) != 0) {
+    fprintf(stderr, PROG ": %s: %s\n", kernel, err);
+    goto out_elf;
+  }
   if (args_symbol && simty__elf_symbol(&elf, args_symbol, &args, NULL)) {
     fprintf(stderr, PROG ": %s: no symbol '%s' for --args\n", kernel,
             args_symbol);
@@ -282,6 +322,13 @@ int main(int argc, char **argv)
             simty_model_strerror(e));
     goto out_elf;
   }
+  simty_model_set_isa(model, isa);
+  simty_model_set_schedule(model, seed);
+  struct racecheck race_ctx = {&elf, SIMTY_DATA_BASE + (uint32_t)data_size,
+                               (unsigned)(warps * lanes),
+                               (unsigned)stack_log2};
+  if (racecheck)
+    simty_model_set_racecheck(model, race_line, &race_ctx);
   for (unsigned s = 0; s < elf.segment_count; s++) {
     const struct simty_elf_segment *seg = &elf.segments[s];
     uint8_t *bytes = calloc(seg->mem_size ? seg->mem_size : 1, 1);
@@ -381,6 +428,13 @@ int main(int argc, char **argv)
     rc = EXIT_FAULT;
   } else {
     rc = 0;
+  }
+  if (racecheck) {
+    uint64_t races = simty_model_race_count(model);
+    fprintf(stderr, "racecheck: %" PRIu64 " racing word%s\n", races,
+            races == 1 ? "" : "s");
+    if (races && rc == 0)
+      rc = EXIT_RACE;
   }
 
 out_trace:

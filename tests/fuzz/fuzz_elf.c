@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   int e = simty_kernel_load_bytes(dev, size ? data : (const void *)"", size,
                                   &k);
   if (e != 0) {
-    CHECK(e == SIMTY_EBADELF || e == SIMTY_ETOOBIG || e == SIMTY_ENOSPC);
+    CHECK(e == SIMTY_EBADELF || e == SIMTY_ETOOBIG || e == SIMTY_ENOSPC ||
+          e == SIMTY_ENOTSUP);
     CHECK(k == NULL);
     CHECK(simty_last_error(dev)[0] != '\0');
     simty_close(dev);

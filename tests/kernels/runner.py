@@ -255,7 +255,7 @@ def make_env(cfg, elf, result):
 
 DIRECTIVE = re.compile(r"^\s*//\s?([a-z][a-z0-9-]*):\s*(.*?)\s*$")
 CONTINUATION = re.compile(r"^\s*//\s{3,}(\S.*?)\s*$")
-KEYS = {"threads", "cflags", "build", "patch", "dump", "args", "stack-log2",
+KEYS = {"isa", "threads", "cflags", "build", "patch", "dump", "args", "stack-log2",
         "data-size", "code-size", "max-cycles", "options", "run", "expect",
         "expect-counter", "expect-all", "expect-exit", "expect-stderr",
         "timeout"}
@@ -304,6 +304,22 @@ class TestFile:
         return self.common + variant[1]
 
 
+def isa_extensions(isa):
+    """The optional extensions of an ISA string ("rv32ima_zicntr"): a set
+    of "m", "a", "zicntr"; ValueError for anything else."""
+    text = isa.strip().lower()
+    m = re.match(r"^rv32i([ma]*)((?:_zicntr)?)$", text)
+    if not m:
+        raise ValueError("bad ISA string %r (rv32i[m][a][_zicntr])" % isa)
+    return set(m.group(1)) | ({"zicntr"} if m.group(2) else set())
+
+
+def test_isa(test, variant):
+    """The ISA string a test variant needs ("rv32i" unless `isa:`)."""
+    values = [v for k, v, _ in test.directives(variant) if k == "isa"]
+    return values[-1] if values else "rv32i"
+
+
 def find_tests(suite_dir, suites):
     tests = []
     for suite in suites:
@@ -332,13 +348,14 @@ class Builder:
         """Returns (path of the kernel file to run, Elf or None)."""
         build = " ".join(v for k, v, _ in directives if k == "build") or "simty-cc"
         cflags = " ".join(v for k, v, _ in directives if k == "cflags")
+        isa = ([v for k, v, _ in directives if k == "isa"] or ["rv32i"])[-1]
         patches = [v for k, v, _ in directives if k == "patch"]
         if build == "raw":
             return test.path, None
-        key = (test.path, build, cflags)
+        key = (test.path, build, cflags, isa)
         with self.lock:
             if key not in self.cache:
-                self.cache[key] = self._compile(test, build, cflags)
+                self.cache[key] = self._compile(test, build, cflags, isa)
         elf_path = self.cache[key]
         if not patches:
             return elf_path, Elf(elf_path)
@@ -360,8 +377,10 @@ class Builder:
             f.write(data)
         return out, Elf(out)
 
-    def _compile(self, test, build, cflags):
-        tag = hashlib.sha1((build + "|" + cflags).encode()).hexdigest()[:8]
+    def _compile(self, test, build, cflags, isa="rv32i"):
+        tag = hashlib.sha1((build + "|" + cflags +
+                            ("" if isa == "rv32i" else "|" + isa))
+                           .encode()).hexdigest()[:8]
         out_dir = os.path.join(self.build_dir, test.suite)
         os.makedirs(out_dir, exist_ok=True)
         out = os.path.join(out_dir, "%s-%s.elf" % (test.stem, tag))
@@ -371,6 +390,8 @@ class Builder:
         if build == "simty-cc":
             inputs += self.runtime_files
             cmd = [self.cc, "-o", out, test.path] + shlex.split(cflags)
+            if isa != "rv32i":
+                cmd[1:1] = ["--isa", isa]
         elif build.startswith("cc "):
             include = os.path.join(os.path.dirname(os.path.dirname(self.cc)), "include")
             cmd = [a.replace("{src}", test.path).replace("{out}", out)
@@ -509,6 +530,9 @@ def run_one(args, builder, test, variant, W, L):
 
     cmd = shlex.split(args.exe.replace("{W}", str(W)).replace("{L}", str(L)))
     cmd += ["--warps", str(W), "--lanes", str(L), "--threads", str(base["N"])]
+    isa = test_isa(test, variant)
+    if isa != "rv32i":
+        cmd += ["--isa", args.isa]
     for key, option in RUN_OPTIONS.items():
         if any(k == key for k, _, _ in directives):
             cmd += [option, str(value(key, 0))]
@@ -613,6 +637,10 @@ def main():
                     help="only tests whose name contains this (repeatable)")
     ap.add_argument("--keep-going", action="store_true",
                     help="run every test even after a failure")
+    ap.add_argument("--isa", default="rv32i",
+                    help="ISA of the runner (e.g. rv32ima_zicntr, given to "
+                    "it as --isa for tests that need extensions); tests "
+                    "needing more are skipped")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=300,
@@ -629,13 +657,30 @@ def main():
         return 1
     builder = Builder(args.cc, args.build_dir)
 
+    try:
+        have = isa_extensions(args.isa)
+    except ValueError as e:
+        print("runner: --isa: %s" % e)
+        return 2
     jobs = []
+    skipped = 0
     for test in tests:
         for variant in test.variants:
             name = "%s/%s" % (test.suite, test.stem)
             if variant[0]:
                 name += "/" + variant[0]
             if args.filters and not any(f in name for f in args.filters):
+                continue
+            try:
+                need = isa_extensions(test_isa(test, variant))
+            except ValueError as e:
+                print("runner: %s: %s" % (test.path, e))
+                print("0 passed, 1 failed")
+                return 1
+            if not need <= have:
+                print("SKIP %s: needs %s, the runner has %s" % (
+                    name, test_isa(test, variant), args.isa), flush=True)
+                skipped += 1
                 continue
             for W, L in configs:
                 jobs.append(("%s @%dx%d" % (name, W, L), test, variant, W, L))

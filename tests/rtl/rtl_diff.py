@@ -199,8 +199,12 @@ RTL_DATA_SIZE = runner.ARCH["SIMTY_DEFAULT_DATA_SIZE"]
 
 def fits_rtl(test, variant, W, L):
     """False if the test asks for memory sizes other than the RTL build's
-    (they are parameters of the core, fixed per binary)."""
+    (they are parameters of the core, fixed per binary) or for ISA
+    extensions (`isa:`), which the core does not have yet."""
     directives = test.directives(variant)
+    if runner.isa_extensions(runner.test_isa(test, variant)) or any(
+            k == "cflags" and "--isa" in v for k, v, _ in directives):
+        return False  # the RTL core is RV32I: no M, A or Zicntr yet
     base = {"W": W, "L": L, "N": W * L,
             "S": runner.ARCH["SIMTY_STACK_LOG2_DEFAULT"],
             "data_size": RTL_DATA_SIZE, "code_size": RTL_CODE_SIZE}

@@ -56,7 +56,7 @@ def main():
                     sys.exit("run_kernels: cannot select %s without %s" % (k, s))
         if skipped:
             print("run_kernels: at %dx%d, not on RTL (memory size is a build "
-                  "parameter): %s" % (W, L, ", ".join(skipped)), flush=True)
+                  "parameter, or ISA extensions the core lacks): %s" % (W, L, ", ".join(skipped)), flush=True)
         if not keep:
             continue
         cmd = [sys.executable, os.path.join(suite_dir, "runner.py"),

@@ -3,9 +3,11 @@
 """test_cli.py - the simty-model CLI against the runner contract.
 
 usage: test_cli.py SIMTY_MODEL KERNEL_ELF TRAP_KERNEL_ELF SCRATCH_DIR
+                   [RACE_ELF RACE_FREE_ELF]
 
 Checks output formats (console lines, dumps, counters, trace), the fault
-line and every exit code, on a kernel built by simty-cc.
+line and every exit code, on a kernel built by simty-cc; with the race
+kernels, the race checker (--racecheck), --schedule and --isa.
 """
 import os
 import re
@@ -31,6 +33,55 @@ def run(model, *args):
     p = subprocess.run([model, *args], capture_output=True, text=True,
                        timeout=120)
     return p.returncode, p.stdout, p.stderr
+
+
+def race_checks(model, racy, race_free):
+    """The race checker finds the racy kernel's one racing word, with both
+    threads, pcs and symbols, and nothing in its atomic twin, whose stack
+    words are reused across waves; a random schedule keeps the results."""
+    n = 64
+    out_want = ["out[%d] = %d" % (t, 8 * t + 28) for t in range(n)]
+    rc, out, err = run(model, "--threads", str(n), "--racecheck",
+                       "--dump", "out:%d" % n, racy)
+    races = [l for l in err.splitlines() if l.startswith("race on ")]
+    check(rc == 4, "racy kernel under --racecheck exits 4 (got %d, %r)"
+          % (rc, err[:300]))
+    check(out.splitlines() == out_want, "racy kernel results %r" % out[:200])
+    check(len(races) == 1 and re.fullmatch(
+        r"race on 0x1[0-9a-f]{7} \(shared_sum\+0x0\): "
+        r"(read|write) by thread \d+ \(hart \d+\) at pc 0x[0-9a-f]{8} "
+        r"\(main\+0x[0-9a-f]+\), (read|write) by thread \d+ \(hart \d+\) "
+        r"at pc 0x[0-9a-f]{8} \(main\+0x[0-9a-f]+\)", races[0]) is not None,
+        "one race on shared_sum reported: %r" % races)
+    check("racecheck: 1 racing word\n" in err, "race count line %r" % err)
+    m = re.search(r"thread (\d+) \(hart (\d+)\).*thread (\d+) \(hart (\d+)\)",
+                  races[0] if races else "")
+    check(m is not None and m.group(1) != m.group(3),
+          "the two accesses are by different threads: %r" % races)
+    rc, out, err = run(model, "--threads", str(n), racy)
+    check(rc == 0 and "race" not in err, "no report without --racecheck")
+
+    rc, out, err = run(model, "--isa", "rv32ia", "--threads", str(n),
+                       "--racecheck", "--dump", "out:%d" % n,
+                       "--dump", "shared_sum:1", race_free)
+    check(rc == 0 and err == "racecheck: 0 racing words\n",
+          "atomic kernel is race-free: %d %r" % (rc, err[:300]))
+    want = out_want + ["shared_sum[0] = %d" % (n * (n - 1) // 2)]
+    check(out.splitlines() == want, "atomic kernel results %r" % out[-200:])
+    rc, out2, err = run(model, "--isa", "rv32ia", "--threads", str(n),
+                        "--racecheck", "--schedule", "random:7",
+                        "--dump", "out:%d" % n, "--dump", "shared_sum:1",
+                        race_free)
+    check(rc == 0 and out2 == out and "0 racing words" in err,
+          "random schedule: same results, no race: %d %r" % (rc, err[:300]))
+    rc, out, err = run(model, "--threads", str(n), race_free)
+    check(rc == 1 and err.startswith("simty-model: ") and
+          "needs the A extension" in err,
+          "an rv32ia kernel on an RV32I model is refused: %d %r" % (rc, err))
+    for args in (["--schedule", "random:0"], ["--schedule", "fifo"],
+                 ["--isa", "rv32imc"], ["--isa", "rv64i"]):
+        rc, out, err = run(model, *args, racy)
+        check(rc == 2, "usage error %r exits 2 (got %d)" % (args, rc))
 
 
 def main():
@@ -142,6 +193,9 @@ def main():
                            "--quiet", elf)
         check(rc == 0 and out.splitlines() == want[:8],
               "%sx%s results %r %r" % (w, l, out, err))
+
+    if len(sys.argv) > 6:
+        race_checks(model, sys.argv[5], sys.argv[6])
 
     if failures:
         print("%d CLI check(s) failed" % len(failures))
