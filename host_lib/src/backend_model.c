@@ -34,14 +34,14 @@ struct model_impl {
   unsigned stack_log2; /* of the current launch */
 };
 
-static simty_model *model_of(simty_device *dev)
+simty_model *simty__model_of(simty_device *dev)
 {
   return ((struct model_impl *)dev->impl)->model;
 }
 
 static int map_error(simty_device *dev, int e)
 {
-  const char *detail = simty_model_last_error(model_of(dev));
+  const char *detail = simty_model_last_error(simty__model_of(dev));
   const char *text = detail && *detail ? detail : simty_model_strerror(e);
   switch (e) {
   case SIMTY_MODEL_OK:
@@ -76,7 +76,7 @@ static void race_report(void *user, const struct simty_model_race *race)
     if (dev->kernels[i]->generation == dev->load_generation)
       elf = &dev->kernels[i]->elf;
   struct simty_model_config c;
-  simty_model_get_config(model_of(dev), &c);
+  simty_model_get_config(simty__model_of(dev), &c);
   char line[600];
   simty_model_race_format(race, elf, SIMTY_DATA_BASE + c.data_size,
                           c.warps * c.lanes, ((struct model_impl *)dev->impl)->stack_log2, line,
@@ -169,7 +169,7 @@ static int model_open(simty_device *dev, const char *rest)
 
 static void model_close(simty_device *dev)
 {
-  simty_model_destroy(model_of(dev));
+  simty_model_destroy(simty__model_of(dev));
   free(dev->impl);
   dev->impl = NULL;
 }
@@ -177,12 +177,12 @@ static void model_close(simty_device *dev)
 static int model_write(simty_device *dev, uint32_t addr, const void *src,
                        size_t len)
 {
-  return map_error(dev, simty_model_write(model_of(dev), addr, src, len));
+  return map_error(dev, simty_model_write(simty__model_of(dev), addr, src, len));
 }
 
 static int model_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
 {
-  return map_error(dev, simty_model_read(model_of(dev), addr, dst, len));
+  return map_error(dev, simty_model_read(simty__model_of(dev), addr, dst, len));
 }
 
 static int model_launch(simty_device *dev, const struct simty__launch *l)
@@ -196,13 +196,13 @@ static int model_launch(simty_device *dev, const struct simty__launch *l)
       .data_end = l->data_end,
   };
   ((struct model_impl *)dev->impl)->stack_log2 = l->stack_log2;
-  return map_error(dev, simty_model_launch(model_of(dev), &p));
+  return map_error(dev, simty_model_launch(simty__model_of(dev), &p));
 }
 
 static int model_wait(simty_device *dev, uint64_t deadline_ns,
                       struct simty__status *st)
 {
-  simty_model *m = model_of(dev);
+  simty_model *m = simty__model_of(dev);
   int status;
   for (;;) {
     status = simty_model_run(m, SLICE_CYCLES);
@@ -227,13 +227,13 @@ static int model_wait(simty_device *dev, uint64_t deadline_ns,
 
 static int model_abort(simty_device *dev)
 {
-  simty_model_abort(model_of(dev));
+  simty_model_abort(simty__model_of(dev));
   return 0;
 }
 
 static int model_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
 {
-  simty_model_counters(model_of(dev), out);
+  simty_model_counters(simty__model_of(dev), out);
   return 0;
 }
 

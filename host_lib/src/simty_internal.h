@@ -100,6 +100,8 @@ struct simty__backend {
 #define SIMTY__PROGRESS_CHUNK (64u * 1024u)
 
 extern const struct simty__backend simty__backend_model;
+/* The reference model behind a device of simty__backend_model. */
+struct simty_model *simty__model_of(simty_device *dev);
 extern const struct simty__backend simty__backend_sim;
 extern const struct simty__backend simty__backend_tcp;
 extern const struct simty__backend simty__backend_ftdi;

@@ -154,8 +154,8 @@ int simty_kernel_source_line(const simty_kernel *kernel, uint32_t pc,
   return len > 0 ? len : 0;
 }
 
-/* Only the model traces: its backend state is the model handle, whose
- * trace receiver has the public receiver's signature. */
+/* Only the model traces; its trace receiver has the public receiver's
+ * signature. */
 int simty_set_trace(simty_device *dev, simty_trace_fn fn, void *user)
 {
   if (!dev)
@@ -166,7 +166,7 @@ int simty_set_trace(simty_device *dev, simty_trace_fn fn, void *user)
                        "only (--device model), not from %s",
                        dev->info.backend);
   pthread_mutex_lock(&dev->lock);
-  simty_model_set_trace((simty_model *)dev->impl, fn, user);
+  simty_model_set_trace(simty__model_of(dev), fn, user);
   pthread_mutex_unlock(&dev->lock);
   return 0;
 }

@@ -59,6 +59,15 @@ int cli_version(struct cli *c)
   return EXIT_OK;
 }
 
+/* The device's ISA in RISC-V's naming: rv32i, then its extensions in
+ * canonical order (single letters, then Z extensions after "_"). */
+static void isa_text(char *buf, size_t size, unsigned ext)
+{
+  snprintf(buf, size, "rv32i%s%s%s", (ext & SIMTY_EXT_M) ? "m" : "",
+           (ext & SIMTY_EXT_A) ? "a" : "",
+           (ext & SIMTY_EXT_ZICNTR) ? "_zicntr" : "");
+}
+
 int cmd_info(struct cli *c)
 {
   simty_device *dev = c->dev;
@@ -67,6 +76,8 @@ int cmd_info(struct cli *c)
   char fw[16], hw[16];
   version_text(fw, sizeof fw, in.firmware_version);
   version_text(hw, sizeof hw, in.hw_version);
+  char isa[32];
+  isa_text(isa, sizeof isa, in.extensions);
   if (c->json) {
     printf("{\"uri\": ");
     json_cstring(stdout, simty_device_uri(dev));
@@ -74,10 +85,10 @@ int cmd_info(struct cli *c)
            "\"code_base\": %" PRIu32 ", \"code_size\": %" PRIu32
            ", \"data_base\": %" PRIu32 ", \"data_size\": %" PRIu32
            ", \"clock_hz\": %" PRIu32 ", \"library_version\": \"%s\", "
-           "\"protocol_version\": %u, ",
+           "\"protocol_version\": %u, \"isa\": \"%s\", ",
            in.backend, in.warps, in.lanes, in.code_base, in.code_size,
            in.data_base, in.data_size, in.clock_hz, simty_version(NULL),
-           in.protocol_version);
+           in.protocol_version, isa);
     /* The in-process model has no firmware or bitstream: null, as the
      * text says n/a. */
     if (in.protocol_version)
@@ -99,6 +110,7 @@ int cmd_info(struct cli *c)
   printf("backend:     %s\n", in.backend);
   printf("core:        %u warps x %u lanes (%u hardware threads)\n", in.warps,
          in.lanes, in.warps * in.lanes);
+  printf("isa:         %s\n", isa);
   printf("code memory: 0x%08" PRIx32 ", %" PRIu32 " KiB\n", in.code_base,
          in.code_size / 1024);
   printf("data memory: 0x%08" PRIx32 ", %" PRIu32 " KiB\n", in.data_base,

@@ -125,7 +125,10 @@ check(s.returncode == 0 and "selftest" in s.stdout, "--help", s)
 s = run([SIMTY, "--json", "--device", "model?warps=2&lanes=8", "info"])
 info = json.loads(s.stdout)
 check(info["warps"] == 2 and info["lanes"] == 8 and info["backend"] ==
-      "model", "info --json", s)
+      "model" and info["isa"] == "rv32i", "info --json", s)
+s = run([SIMTY, "--device", "model?isa=rv32ima_zicntr", "info"])
+check(s.returncode == 0 and "isa:         rv32ima_zicntr\n" in s.stdout,
+      "info names the model's extensions", s)
 s = run([SIMTY, "--json", "run", kernel("globals"), "--threads", "4",
          "--args", "table", "--dump", "out:4", "--counters"])
 r = json.loads(s.stdout)
