@@ -160,8 +160,8 @@ struct fw_queue {
   uint32_t fault_op;   /* operation that ended the last sequence */
   uint32_t cancelled;  /* operations that sequence's end removed */
   uint32_t running_op; /* the queued launch running, 0 none */
-  bool failed;         /* the last sequence ended with a fault: CONTINUE
-                          launches are refused until a launch without it */
+  bool failed;         /* a fault ended the queue and no status record has
+                          reported it yet: WRITE and LAUNCH are refused */
   /* Counters of the sequence's earlier launches (SIMTY_LAUNCH_F_CONTINUE):
    * reported values are these plus the running launch's. */
   uint64_t acc[SIMTY_CTR_COUNT];
@@ -207,6 +207,7 @@ struct fw {
   bool wait_parked;
   uint16_t wait_seq;
   uint32_t wait_flags;
+  uint32_t wait_until; /* also due once this operation is done (0: no) */
   uint64_t wait_deadline;
 
   union {

@@ -423,6 +423,7 @@ static uint32_t put_console(struct fw *fw, uint32_t addr, uint32_t room)
 static uint32_t put_status(struct fw *fw, uint32_t addr, uint32_t flags)
 {
   const struct fw_launch *l = &fw->launch;
+  queue_step(fw); /* a launch that just ended is accounted for */
   uint8_t *out = fw->scratch.b;
   fw_console_poll(fw);
   memset(out, 0, SIMTY_SR_SIZE);
@@ -445,6 +446,8 @@ static uint32_t put_status(struct fw *fw, uint32_t addr, uint32_t flags)
   simty_put_u32(out + SIMTY_SR_FAULT_OP, q->fault_op);
   simty_put_u16(out + SIMTY_SR_QUEUED, (uint16_t)q->count);
   simty_put_u16(out + SIMTY_SR_CANCELLED, (uint16_t)q->cancelled);
+  /* The host now knows: new work is taken again. */
+  fw->queue.failed = false;
   uint32_t n = SIMTY_SR_SIZE;
   if (flags & SIMTY_WANT_COUNTERS) {
     for (uint32_t i = 0; i < SIMTY_CTR_COUNT; i++, n += 8u)
@@ -573,8 +576,11 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     uint32_t addr = simty_get_u32(p + SIMTY_WRITE_ADDR);
     uint32_t n = len - SIMTY_WRITE_DATA;
     st = check_range(fw, addr, n);
-    if (st != SIMTY_ST_OK) {
-      reply_error(fw, busy, r, (uint8_t)st, addr);
+    if (st != SIMTY_ST_OK || fw->queue.failed) {
+      /* A fault ended the queue behind which the host sent this: until a
+       * status record has told it so, its later work is refused. */
+      reply_error(fw, busy, r, st ? (uint8_t)st : SIMTY_ST_CANCELLED,
+                  st ? addr : fw->queue.fault_op);
       return;
     }
     if (!busy_q) {
@@ -632,8 +638,7 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
                       simty_get_u32(p + SIMTY_LAUNCH_DATA_END),
                       p[SIMTY_LAUNCH_STACK_LOG2], flags, &detail);
     struct fw_queue *q = &fw->queue;
-    if (st == SIMTY_ST_OK && (flags & SIMTY_LAUNCH_F_CONTINUE) && q->failed) {
-      /* What it continues ended with a fault: it never runs. */
+    if (st == SIMTY_ST_OK && q->failed) {
       st = SIMTY_ST_CANCELLED;
       detail = q->fault_op;
     } else if (st == SIMTY_ST_OK && q->count == FW_QUEUE_DEPTH) {
@@ -650,8 +655,6 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
       id += q->op[k].kind == FW_OP_LAUNCH;
       k = k + 1u == FW_QUEUE_DEPTH ? 0 : k + 1u;
     }
-    if (!(flags & SIMTY_LAUNCH_F_CONTINUE))
-      q->failed = false;
     struct fw_op *o = queue_push(fw);
     o->kind = FW_OP_LAUNCH;
     o->flags = (uint8_t)flags;
@@ -688,8 +691,13 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     return;
   }
   case SIMTY_CMD_WAIT: {
-    EXPECT_LENGTH(len == SIMTY_WAIT_REQ_SIZE, SIMTY_WAIT_REQ_SIZE);
+    EXPECT_LENGTH(len == SIMTY_WAIT_REQ_SIZE ||
+                      len == SIMTY_WAIT_REQ_SIZE_UNTIL,
+                  SIMTY_WAIT_REQ_SIZE);
     uint32_t ms = simty_get_u32(p + SIMTY_WAIT_MS);
+    fw->wait_until =
+        len == SIMTY_WAIT_REQ_SIZE_UNTIL ? simty_get_u32(p + SIMTY_WAIT_UNTIL)
+                                         : 0;
     uint32_t flags = simty_get_u32(p + SIMTY_WAIT_FLAGS);
     if (flags & ~SIMTY_WANT_MASK) {
       reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_WAIT_FLAGS);
@@ -864,6 +872,8 @@ static bool wait_due(struct fw *fw)
    * before printing threads stall on it. */
   if (fw->console.count >= FW_CONSOLE_RECORDS / 2u ||
       fw_timer() >= fw->wait_deadline)
+    return true;
+  if (fw->wait_until && (int32_t)(fw->queue.done - fw->wait_until) >= 0)
     return true;
   if (fw->launch.state == SIMTY_STATE_RUNNING)
     return false;

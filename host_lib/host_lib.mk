@@ -25,7 +25,7 @@ HOSTLIB_HDRS := $(HOSTLIB_DIR)/include/simty.h $(HOSTLIB_DIR)/src/simty_internal
   $(HOSTLIB_DIR)/src/simty_elf.h hw/arch/simty_arch.h hw/model/simty_model.h
 HOSTLIB_SRCS := $(HOSTLIB_DIR)/src/simty_device.c $(HOSTLIB_DIR)/src/simty_kernel.c \
   $(HOSTLIB_DIR)/src/simty_alloc.c $(HOSTLIB_DIR)/src/backend_model.c \
-  $(HOSTLIB_DIR)/src/backend_link.c
+  $(HOSTLIB_DIR)/src/backend_link.c $(HOSTLIB_DIR)/src/simty_stream.c
 HOSTLIB_OBJS := $(patsubst $(HOSTLIB_DIR)/src/%.c,$(HOSTLIB_OBJ_DIR)/%.o,$(HOSTLIB_SRCS))
 
 $(HOSTLIB_OBJ_DIR)/%.o: $(HOSTLIB_DIR)/src/%.c $(HOSTLIB_HDRS) | $(HOSTLIB_OBJ_DIR)/

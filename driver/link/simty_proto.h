@@ -80,7 +80,7 @@ enum simty_command {
   X(INTERNAL, 11, "device internal error")                                    \
   X(SEQUENCE, 12, "request out of order")                                     \
   X(QUEUE_FULL, 13, "the device's work queue is full")                       \
-  X(CANCELLED, 14, "the sequence this launch continues ended with a fault")
+  X(CANCELLED, 14, "refused: a fault ended the work queue, not yet reported")
 
 enum simty_link_status {
 #define SIMTY_X_(name, code, text) SIMTY_ST_##name = code,
@@ -153,6 +153,9 @@ enum simty_link_status {
 #define SIMTY_WAIT_MS 0
 #define SIMTY_WAIT_FLAGS 4
 #define SIMTY_WAIT_REQ_SIZE 8u
+#define SIMTY_WAIT_UNTIL 8 /* u32, optional (12-byte request): also answer
+                              once operation `until` has completed */
+#define SIMTY_WAIT_REQ_SIZE_UNTIL 12u
 #define SIMTY_WANT_COUNTERS 0x1u /* append every counter, u64 each */
 #define SIMTY_WANT_CONSOLE 0x2u  /* append a console section */
 #define SIMTY_WANT_MASK 0x3u

@@ -4,7 +4,9 @@
  * tcp, ftdi, usb): one protocol client over any byte transport
  * (driver/transport), mapping each backend entry onto protocol commands
  * (docs/protocol.md section 3). Memory copies are bulk windowed transfers;
- * everything else is one request at a time.
+ * everything else is one request at a time. Writes and launches go to the
+ * device's work queue; a QUEUE_FULL answer waits for the device to
+ * complete an operation and sends again.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +21,8 @@ struct link {
   struct simty_session s;
   uint32_t launch_id;  /* the last launch id the device reported */
   int ever_before;     /* dev->ever_launched before an unresolved LAUNCH */
+  uint32_t accepted;   /* number of the device's last accepted operation */
+  uint32_t done;       /* number of its last completed operation */
 };
 
 static struct link *link_of(simty_device *dev)
@@ -45,8 +49,10 @@ static int request(simty_device *dev, uint8_t cmd, const void *payload,
   return e ? link_fail(dev, e) : 0;
 }
 
-static void parse_status(const uint8_t *p, struct simty__status *st)
+static void parse_status(simty_device *dev, const uint8_t *p,
+                         struct simty__status *st)
 {
+  struct link *l = link_of(dev);
   uint8_t state = p[SIMTY_SR_STATE];
   st->state = state == SIMTY_STATE_RUNNING ? SIMTY__RUNNING
               : state == SIMTY_STATE_DONE  ? SIMTY__DONE
@@ -57,6 +63,46 @@ static void parse_status(const uint8_t *p, struct simty__status *st)
   st->fault.hart = simty_get_u32(p + SIMTY_SR_FAULT_HART);
   st->fault.tid = simty_get_u32(p + SIMTY_SR_FAULT_TID);
   st->fault.addr = simty_get_u32(p + SIMTY_SR_FAULT_ADDR);
+  st->ops_accepted = simty_get_u32(p + SIMTY_SR_OPS_ACCEPTED);
+  st->ops_done = simty_get_u32(p + SIMTY_SR_OPS_DONE);
+  st->fault_op = simty_get_u32(p + SIMTY_SR_FAULT_OP);
+  st->queued = simty_get_u16(p + SIMTY_SR_QUEUED);
+  l->done = st->ops_done;
+  l->launch_id = simty_get_u32(p + SIMTY_SR_LAUNCH_ID);
+  simty__stream_note(dev, st);
+}
+
+/* STATUS: the device's state, taken into account. */
+static int get_status(simty_device *dev, struct simty__status *st)
+{
+  struct simty_session *s = session_of(dev);
+  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
+  int e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE,
+                  0);
+  if (e)
+    return e;
+  if (s->payload_len < SIMTY_SR_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short STATUS answer (%u bytes)",
+                       s->payload_len);
+  parse_status(dev, s->payload, st);
+  return 0;
+}
+
+/* A submission refused with CANCELLED: a fault ended the device's queue
+ * and no status record has told us yet. The STATUS that learns it makes
+ * the device take new work again. */
+static int learn_fault(simty_device *dev)
+{
+  struct simty__status st;
+  int e = get_status(dev, &st);
+  if (e)
+    return e;
+  if (!dev->stream.fault_pending) {
+    /* The fault was ours before: report it anyway. */
+    dev->last_fault = st.fault;
+    dev->stream.fault_pending = 1;
+  }
+  return simty__fail(dev, SIMTY_EFAULT, "a launch before it faulted");
 }
 
 /*
@@ -75,21 +121,19 @@ static int resolve_launch(simty_device *dev)
   struct link *l = link_of(dev);
   if (!dev->launch_unknown)
     return 0;
-  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
-  int e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE,
-                  0);
+  uint32_t before = l->launch_id;
+  struct simty__status st;
+  int e = get_status(dev, &st);
   if (e)
     return e;
-  if (l->s.payload_len < SIMTY_SR_SIZE)
-    return simty__fail(dev, SIMTY_EPROTO, "short STATUS answer (%u bytes)",
-                       l->s.payload_len);
-  uint32_t id = simty_get_u32(l->s.payload + SIMTY_SR_LAUNCH_ID);
-  uint8_t state = l->s.payload[SIMTY_SR_STATE];
   dev->launch_unknown = 0;
-  if (id != l->launch_id && state != SIMTY_STATE_IDLE) {
-    l->launch_id = id;
+  if (st.ops_accepted != l->accepted) {
+    /* The LAUNCH was accepted: its number is the device's last. */
+    l->accepted = st.ops_accepted;
+    dev->stream.last_op = st.ops_accepted;
     return 0;
   }
+  (void)before;
   dev->launched = 0;
   dev->ever_launched = l->ever_before;
   return 1;
@@ -196,15 +240,17 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   }
   /* A launch left running by an earlier session can be waited for or
    * aborted. */
-  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
-  e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE, 0);
+  struct simty__status st;
+  e = get_status(dev, &st);
   if (e)
     goto fail;
-  if (s->payload_len >= SIMTY_SR_SIZE) {
-    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
-    if (s->payload[SIMTY_SR_STATE] == SIMTY_STATE_RUNNING)
-      dev->launched = dev->ever_launched = 1;
-  }
+  /* Earlier sessions' faults are theirs. */
+  dev->stream.fault_pending = 0;
+  memset(&dev->last_fault, 0, sizeof(dev->last_fault));
+  l->accepted = st.ops_accepted;
+  dev->stream.last_op = st.ops_accepted;
+  if (st.state == SIMTY__RUNNING || st.queued)
+    dev->launched = dev->ever_launched = 1;
   return 0;
 fail:
   simty_session_close(s);
@@ -238,43 +284,149 @@ static void link_close(simty_device *dev)
 }
 
 /*
+ * One WAIT with console: the device answers when operation until_op has
+ * completed (0: when nothing runs or is queued), when a fault ended its
+ * queue, when its console needs draining, or after ms of device time.
+ * If the host deadline passes first (device time runs slower than the
+ * host's on a simulated board), a STATUS behind the WAIT makes the device
+ * answer it at once. Fills *st; drains pending console records.
+ */
+static int wait_once(simty_device *dev, uint32_t until_op, uint32_t ms,
+                     uint64_t deadline_ns, struct simty__status *st)
+{
+  struct simty_session *s = session_of(dev);
+  uint8_t req[SIMTY_WAIT_REQ_SIZE_UNTIL];
+  simty_put_u32(req + SIMTY_WAIT_MS, ms);
+  simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
+  simty_put_u32(req + SIMTY_WAIT_UNTIL, until_op);
+  int e = simty_session_submit(s, SIMTY_CMD_WAIT, req, sizeof(req),
+                               s->max_payload, ms, NULL);
+  if (e)
+    return link_fail(dev, e);
+  int nudged = 0;
+  if (ms && deadline_ns != UINT64_MAX &&
+      simty_session_poll(s, deadline_ns) == 0) {
+    uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
+    e = simty_session_submit(s, SIMTY_CMD_STATUS, flags, sizeof(flags),
+                             SIMTY_SR_SIZE, 0, NULL);
+    if (e)
+      return link_fail(dev, e);
+    nudged = 1;
+  }
+  e = simty_session_complete(s, NULL);
+  if (e) {
+    if (nudged)
+      simty_session_complete(s, NULL);
+    return link_fail(dev, e);
+  }
+  if (s->payload_len < SIMTY_SR_SIZE) {
+    if (nudged)
+      simty_session_complete(s, NULL);
+    return simty__fail(dev, SIMTY_EPROTO, "short WAIT answer (%u bytes)",
+                       s->payload_len);
+  }
+  /* The answer is invalidated by the next completion: use it first. */
+  parse_status(dev, s->payload, st);
+  int64_t pending = console_section(dev, s->payload + SIMTY_SR_SIZE,
+                                    s->payload_len - SIMTY_SR_SIZE);
+  if (nudged) {
+    e = simty_session_complete(s, NULL);
+    if (e)
+      return link_fail(dev, e);
+  }
+  if (pending < 0)
+    return simty__fail(dev, SIMTY_EPROTO, "malformed console section");
+  if (pending) {
+    struct simty__status keep = *st;
+    e = drain_console(dev, (uint32_t)pending, keep.state == SIMTY__RUNNING,
+                      deadline_ns);
+    if (e)
+      return e;
+    *st = keep;
+  }
+  return 0;
+}
+
+/* The device's queue is full: wait until it completes one more
+ * operation (or a fault ends it). */
+static int wait_room(simty_device *dev)
+{
+  struct simty_session *s = session_of(dev);
+  struct link *l = link_of(dev);
+  uint32_t slice = s->t->wait_slice_ms ? s->t->wait_slice_ms : 100;
+  struct simty__status st;
+  return wait_once(dev, l->done + 1u, slice, UINT64_MAX, &st);
+}
+
+/*
  * simty_write/simty_read of any size: frames of the session's bulk
  * payload (max_payload, less on a noisy link; WRITE carries 4 bytes of
  * address) with the window kept full. The first error stops sending; the
  * requests already in flight are collected, and that error is returned.
- * Progress is reported every SIMTY__PROGRESS_CHUNK bytes of transfers of
- * at least that size.
+ * A WRITE answered QUEUE_FULL is sent again once the device has
+ * completed an operation. Progress is reported every
+ * SIMTY__PROGRESS_CHUNK bytes of transfers of at least that size.
  */
 static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
                 size_t len)
 {
   struct simty_session *s = session_of(dev);
+  struct link *l = link_of(dev);
   struct piece {
     size_t off;
     uint16_t n;
-  } piece[SIMTY_MAX_WINDOW];
+  } piece[SIMTY_MAX_WINDOW], retry[2 * SIMTY_MAX_WINDOW];
+  size_t nretry = 0, rpos = 0;
   int e = resolve_launch(dev);
   if (e < 0)
     return e;
   e = 0;
+  int cancelled = 0;
   char why[sizeof(dev->error)] = "";
   size_t sent = 0, done = 0, reported = 0;
   uint8_t buf[SIMTY_MAX_PAYLOAD];
-  while ((sent < len && !e) || s->count) {
-    while (!e && sent < len && simty_session_room(s)) {
-      size_t chunk = write ? (size_t)s->bulk_payload - SIMTY_WRITE_DATA
-                           : s->bulk_payload;
-      size_t n = len - sent < chunk ? len - sent : chunk;
+  while (((sent < len || rpos < nretry) && !e) || s->count) {
+    if (!e && !s->count && rpos == 0 && nretry && sent == len) {
+      /* Everything else was accepted: wait for room, then resend. */
+      e = wait_room(dev);
+      if (e) {
+        snprintf(why, sizeof(why), "%s", dev->error);
+        break;
+      }
+    } else if (!e && !s->count && rpos == 0 && nretry) {
+      e = wait_room(dev);
+      if (e) {
+        snprintf(why, sizeof(why), "%s", dev->error);
+        break;
+      }
+    }
+    while (!e && (sent < len || rpos < nretry) && simty_session_room(s)) {
+      size_t off, n;
+      if (rpos < nretry) {
+        off = retry[rpos].off;
+        n = retry[rpos].n;
+        rpos++;
+        if (rpos == nretry)
+          rpos = nretry = 0;
+      } else if (nretry) {
+        break; /* resend the refused pieces first */
+      } else {
+        size_t chunk = write ? (size_t)s->bulk_payload - SIMTY_WRITE_DATA
+                             : s->bulk_payload;
+        off = sent;
+        n = len - sent < chunk ? len - sent : chunk;
+        sent += n;
+      }
       unsigned ticket = 0;
       int se;
       if (write) {
-        simty_put_u32(buf + SIMTY_WRITE_ADDR, addr + (uint32_t)sent);
-        memcpy(buf + SIMTY_WRITE_DATA, p + sent, n);
+        simty_put_u32(buf + SIMTY_WRITE_ADDR, addr + (uint32_t)off);
+        memcpy(buf + SIMTY_WRITE_DATA, p + off, n);
         se = simty_session_submit(s, SIMTY_CMD_WRITE, buf,
                                   (uint16_t)(n + SIMTY_WRITE_DATA),
                                   SIMTY_ERROR_PAYLOAD, 0, &ticket);
       } else {
-        simty_put_u32(buf + SIMTY_READ_ADDR, addr + (uint32_t)sent);
+        simty_put_u32(buf + SIMTY_READ_ADDR, addr + (uint32_t)off);
         simty_put_u32(buf + SIMTY_READ_COUNT, (uint32_t)n);
         se = simty_session_submit(s, SIMTY_CMD_READ, buf, SIMTY_READ_SIZE,
                                   (uint32_t)n, 0, &ticket);
@@ -284,14 +436,20 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
         snprintf(why, sizeof(why), "%s", s->err);
         break;
       }
-      piece[ticket].off = sent;
+      piece[ticket].off = off;
       piece[ticket].n = (uint16_t)n;
-      sent += n;
     }
     if (!s->count)
-      break;
+      continue;
     unsigned ticket = 0;
     int ce = simty_session_complete(s, &ticket);
+    if (ce && write && s->status == SIMTY_ST_QUEUE_FULL && !e &&
+        nretry < 2 * SIMTY_MAX_WINDOW) {
+      retry[nretry++] = piece[ticket];
+      continue;
+    }
+    if (ce && s->status == SIMTY_ST_CANCELLED)
+      cancelled = 1;
     if (!ce && !write && s->payload_len != piece[ticket].n) {
       ce = SIMTY_EPROTO;
       snprintf(s->err, sizeof(s->err), "READ of %u bytes answered with %u",
@@ -304,8 +462,12 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
       }
       continue;
     }
-    if (!write)
+    if (write) {
+      l->accepted++;
+      dev->stream.last_op = l->accepted;
+    } else {
       memcpy(p + piece[ticket].off, s->payload, piece[ticket].n);
+    }
     done += piece[ticket].n;
     if (len >= SIMTY__PROGRESS_CHUNK &&
         (done - reported >= SIMTY__PROGRESS_CHUNK || done == len)) {
@@ -313,6 +475,8 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
       simty__progress(dev, done, len);
     }
   }
+  if (cancelled)
+    return learn_fault(dev);
   if (e)
     return simty__fail(dev, e, "%s", why);
   return 0;
@@ -343,14 +507,25 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
   simty_put_u32(req + SIMTY_LAUNCH_DATA_END, la->data_end);
   simty_put_u64(req + SIMTY_LAUNCH_TIMEOUT, la->timeout_cycles);
   req[SIMTY_LAUNCH_STACK_LOG2] = (uint8_t)la->stack_log2;
+  req[SIMTY_LAUNCH_FLAGS] =
+      la->flags & SIMTY__LAUNCH_CONTINUE ? SIMTY_LAUNCH_F_CONTINUE : 0;
   struct simty_session *s = &l->s;
-  /* Submitting may reopen a lost link first: failing there, the LAUNCH
-   * never went out. */
-  e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
-                           SIMTY_LAUNCHED_SIZE, 0, NULL);
-  if (e)
-    return link_fail(dev, e);
-  e = simty_session_complete(s, NULL);
+  for (;;) {
+    /* Submitting may reopen a lost link first: failing there, the LAUNCH
+     * never went out. */
+    e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
+                             SIMTY_LAUNCHED_SIZE, 0, NULL);
+    if (e)
+      return link_fail(dev, e);
+    e = simty_session_complete(s, NULL);
+    if (e && s->status == SIMTY_ST_QUEUE_FULL) {
+      e = wait_room(dev);
+      if (e)
+        return e;
+      continue;
+    }
+    break;
+  }
   if (e == SIMTY_ELINK) {
     /* The LAUNCH went out and no answer came back: accepted or not is
      * unknown until the device answers again (resolve_launch). */
@@ -362,22 +537,27 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
                        "asks it)",
                        s->err);
   }
+  if (e && s->status == SIMTY_ST_CANCELLED)
+    return learn_fault(dev);
   if (e)
     return link_fail(dev, e);
-  if (s->payload_len >= SIMTY_LAUNCHED_SIZE)
-    l->launch_id = simty_get_u32(s->payload + SIMTY_LAUNCHED_ID);
+  if (s->payload_len < SIMTY_LAUNCHED_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short LAUNCH answer (%u bytes)",
+                       s->payload_len);
+  l->accepted = simty_get_u32(s->payload + SIMTY_LAUNCHED_OP);
+  dev->stream.last_op = l->accepted;
   return 0;
 }
 
-static int link_wait(simty_device *dev, uint64_t deadline_ns,
-                     struct simty__status *st)
+static int link_wait(simty_device *dev, uint32_t until_op,
+                     uint64_t deadline_ns, struct simty__status *st)
 {
   struct link *l = link_of(dev);
   struct simty_session *s = &l->s;
   int e = resolve_launch(dev);
   if (e < 0)
     return e;
-  if (e == 1)
+  if (e == 1 && !dev->stream.nops)
     return simty__fail(dev, SIMTY_ENOLAUNCH,
                        "the LAUNCH lost with the link never reached the "
                        "device: nothing runs");
@@ -386,31 +566,14 @@ static int link_wait(simty_device *dev, uint64_t deadline_ns,
     uint64_t left_ms = deadline_ns > now ? (deadline_ns - now) / 1000000u : 0;
     uint32_t slice = s->t->wait_slice_ms ? s->t->wait_slice_ms : 100;
     uint32_t ms = left_ms < slice ? (uint32_t)left_ms : slice;
-    uint8_t req[SIMTY_WAIT_REQ_SIZE];
-    simty_put_u32(req + SIMTY_WAIT_MS, ms);
-    simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
-    e = request(dev, SIMTY_CMD_WAIT, req, sizeof(req), s->max_payload, ms);
+    if (ms == 0 && deadline_ns > now)
+      ms = 1;
+    e = wait_once(dev, until_op, ms, deadline_ns, st);
     if (e)
       return e;
-    if (s->payload_len < SIMTY_SR_SIZE)
-      return simty__fail(dev, SIMTY_EPROTO, "short WAIT answer (%u bytes)",
-                         s->payload_len);
-    parse_status(s->payload, st);
-    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
-    int64_t pending = console_section(dev, s->payload + SIMTY_SR_SIZE,
-                                      s->payload_len - SIMTY_SR_SIZE);
-    if (pending < 0)
-      return simty__fail(dev, SIMTY_EPROTO, "malformed console section");
-    if (pending) {
-      /* The status record is invalidated by the next request. */
-      struct simty__status keep = *st;
-      e = drain_console(dev, (uint32_t)pending,
-                        keep.state == SIMTY__RUNNING, deadline_ns);
-      if (e)
-        return e;
-      *st = keep;
-    }
-    if (st->state != SIMTY__RUNNING)
+    int idle = st->state != SIMTY__RUNNING && st->queued == 0;
+    if (idle || (until_op && (int32_t)(st->ops_done - until_op) >= 0) ||
+        (st->fault_op && (int32_t)(st->fault_op - until_op) <= 0 && until_op))
       return 0;
     if (simty__now_ns() >= deadline_ns)
       return 0;
@@ -422,9 +585,19 @@ static int link_abort(simty_device *dev)
   int e = resolve_launch(dev);
   if (e)
     return e < 0 ? e : 0; /* never started: nothing to abort */
+  struct simty_session *s = session_of(dev);
   e = request(dev, SIMTY_CMD_ABORT, NULL, 0, SIMTY_SR_SIZE, 0);
   /* The launch may have ended on its own just before. */
-  return e == SIMTY_ENOLAUNCH ? 0 : e;
+  if (e == SIMTY_ENOLAUNCH)
+    return 0;
+  if (e)
+    return e;
+  if (s->payload_len < SIMTY_SR_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short ABORT answer (%u bytes)",
+                       s->payload_len);
+  struct simty__status st;
+  parse_status(dev, s->payload, &st);
+  return 0;
 }
 
 static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
