@@ -103,9 +103,12 @@ void simty__stream_note(simty_device *dev, const struct simty__status *st)
     }
     s->fault_pending = 1;
   }
-  /* Device operations completed, in order. */
+  /* Device operations completed, in order; with nothing running or
+   * queued, every one accepted has. */
+  int idle = st->state != SIMTY__RUNNING && st->queued == 0;
   size_t n = 0;
-  while (n < s->nops && s->ops[n].op && op_le(s->ops[n].op, st->ops_done))
+  while (n < s->nops && s->ops[n].op &&
+         (idle || op_le(s->ops[n].op, st->ops_done)))
     n++;
   pop_ops(s, n);
 }
