@@ -175,9 +175,13 @@ test-host-install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME)
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(HOST_INSTALL_DIR))/usr >/dev/null
 	sh $(HOST_TEST_DIR)/test_install.sh $(abspath $(HOST_INSTALL_DIR))
 
+$(BUILD)/tests/host/test_stream: $(HOST_TEST_DIR)/test_stream.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS)
+
 # The library, the CLI and an example against the simulated board.
 TEST_SUITES += host-sim
 .PHONY: test-host-sim
 test-host-sim: simty-sim $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
+    $(BUILD)/tests/host/test_stream \
     $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_sim.py $(BUILD)

@@ -562,6 +562,15 @@ int simty_event_wait(simty_device *dev, simty_event ev, int timeout_ms);
 int simty_event_query(simty_device *dev, simty_event ev);
 
 /**
+ * The operation whose fault ended the stream last: simty_get_fault() has
+ * its record; the operations submitted after it did not run.
+ * @param ev  receives its event, 0 when it was not submitted through this
+ *            handle's stream (or nothing faulted).
+ * @return 0, SIMTY_EINVAL.
+ */
+int simty_get_fault_event(simty_device *dev, simty_event *ev);
+
+/**
  * Wait for everything submitted on the device: simty_wait().
  */
 int simty_sync(simty_device *dev, int timeout_ms);

@@ -97,6 +97,7 @@ struct simty__stream {
   uint32_t fault_seen;  /* fault_op of the last fault taken into account */
   int fault_pending;    /* a fault not yet returned to the caller */
   simty_event fail_lo, fail_hi; /* events the last fault cancelled */
+  simty_event fault_ev; /* the operation that faulted, 0: unknown */
   unsigned seq_launches; /* launches submitted since the last sync */
 };
 

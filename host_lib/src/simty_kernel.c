@@ -380,12 +380,10 @@ static int launch_locked(simty_kernel *kernel,
     return simty__fail(dev, SIMTY_EBUSY,
                        "a launch found running at open is still running: wait "
                        "for it or abort it");
-  if (dev->stream.fault_pending) {
-    char text[160];
-    simty_fault_format(&dev->last_fault, text, sizeof(text));
-    dev->stream.fault_pending = 0;
-    return simty__fail(dev, SIMTY_EFAULT, "fault: %s", text);
-  }
+  if (dev->stream.fault_pending)
+    return simty__fail(dev, SIMTY_EFAULT,
+                       "a launch submitted before this one faulted: not run "
+                       "(simty_wait() or simty_sync() reports the fault)");
   if (!dev->launched && !dev->stream.nops)
     simty__release_args(dev);
   uint32_t args = cfg->args_addr;
@@ -411,12 +409,10 @@ static int launch_locked(simty_kernel *kernel,
   if (cfg->args) {
     /* In the stream just before its launch. */
     e = simty__backend_write(dev, args, cfg->args, cfg->args_size);
-    if (e == SIMTY_EFAULT && dev->stream.fault_pending) {
-      char text[160];
-      simty_fault_format(&dev->last_fault, text, sizeof(text));
-      dev->stream.fault_pending = 0;
-      e = simty__fail(dev, SIMTY_EFAULT, "fault: %s", text);
-    }
+    if (e == SIMTY_EFAULT && dev->stream.fault_pending)
+      e = simty__fail(dev, SIMTY_EFAULT,
+                      "a launch submitted before this one faulted: not run "
+                      "(simty_wait() or simty_sync() reports the fault)");
     if (e)
       goto drop_args;
   }

@@ -94,6 +94,8 @@ void simty__stream_note(simty_device *dev, const struct simty__status *st)
     size_t i = 0;
     while (i < s->nops && (s->ops[i].op == 0 || !op_le(st->fault_op, s->ops[i].op)))
       i++;
+    s->fault_ev = i < s->nops && s->ops[i].op == st->fault_op ? s->ops[i].ev
+                                                              : 0;
     /* Reads before the first failed operation still happen; from it on
      * everything fails. */
     if (i < s->nops || s->nops == 0) {
@@ -127,12 +129,26 @@ static int event_state(simty_device *dev, simty_event ev)
   return 0;
 }
 
-static int fault_error(simty_device *dev)
+/* A fault ended the stream: submissions fail until a call that waits
+ * (simty_wait(), simty_sync(), simty_event_wait(), a blocking copy)
+ * has reported it, so that what runs after a fault does not depend on
+ * when the library learned of it. */
+static int fault_report(simty_device *dev, int waiting)
 {
   char text[160];
   simty_fault_format(&dev->last_fault, text, sizeof(text));
-  dev->stream.fault_pending = 0;
-  return simty__fail(dev, SIMTY_EFAULT, "fault: %s", text);
+  if (waiting)
+    dev->stream.fault_pending = 0;
+  return simty__fail(dev, SIMTY_EFAULT,
+                     waiting ? "fault: %s"
+                             : "fault: %s (submitted after it: not run; "
+                               "simty_sync() reports it)",
+                     text);
+}
+
+static int fault_error(simty_device *dev)
+{
+  return fault_report(dev, 1);
 }
 
 int simty__stream_wait(simty_device *dev, simty_event ev, uint64_t deadline)
@@ -178,14 +194,14 @@ static int flush_reads(simty_device *dev)
   if (!s->nops || s->ops[s->nops - 1].op != 0)
     return 0;
   int e = simty__stream_wait(dev, s->ops[s->nops - 1].ev, UINT64_MAX);
-  return e == SIMTY_EFAULT ? fault_error(dev) : e;
+  return e == SIMTY_EFAULT ? fault_report(dev, 0) : e;
 }
 
-/* Before a submission: a fault not yet returned is returned now. */
+/* Before a submission: a fault not yet reported by a wait refuses it. */
 static int submit_check(simty_device *dev)
 {
   if (dev->stream.fault_pending)
-    return fault_error(dev);
+    return fault_report(dev, 0);
   return flush_reads(dev);
 }
 
@@ -248,7 +264,7 @@ static int write_locked(simty_device *dev, uint32_t addr, const void *src,
   }
   e = simty__backend_write(dev, addr, src, len);
   if (e == SIMTY_EFAULT && dev->stream.fault_pending)
-    return fault_error(dev);
+    return fault_report(dev, 0);
   if (e)
     return e;
   return push_op(dev, dev->stream.last_op, 0, NULL, 0, ev);
@@ -274,7 +290,7 @@ int simty_write(simty_device *dev, uint32_t addr, const void *src, size_t len)
   int e = write_locked(dev, addr, src, len, &ev);
   if (!e)
     e = simty__stream_wait(dev, ev, UINT64_MAX);
-  if (e == SIMTY_EFAULT && dev->stream.fault_pending)
+  if (e == SIMTY_EFAULT)
     e = fault_error(dev);
   pthread_mutex_unlock(&dev->lock);
   return e;
@@ -289,7 +305,7 @@ int simty_read_async(simty_device *dev, uint32_t addr, void *dst, size_t len,
   simty__enter(dev);
   int e = simty__check_range(dev, addr, len, "read");
   if (!e && dev->stream.fault_pending)
-    e = fault_error(dev);
+    e = fault_report(dev, 0);
   if (!e) {
     if (len == 0) {
       if (ev)
@@ -339,7 +355,7 @@ int simty__stream_launch(simty_device *dev, struct simty__launch *l,
   dev->launch_unknown = 0;
   e = dev->backend->launch(dev, l);
   if (e == SIMTY_EFAULT && dev->stream.fault_pending)
-    return fault_error(dev);
+    return fault_report(dev, 0);
   /* A launch lost with the link may be running: the backend resolves it
    * when the device answers again. */
   if (e == 0 || dev->launch_unknown) {
@@ -414,6 +430,16 @@ int simty_wait(simty_device *dev, int timeout_ms)
 out:
   pthread_mutex_unlock(&dev->lock);
   return e;
+}
+
+int simty_get_fault_event(simty_device *dev, simty_event *ev)
+{
+  if (!dev || !ev)
+    return SIMTY_EINVAL;
+  simty__enter(dev);
+  *ev = dev->stream.fault_ev;
+  pthread_mutex_unlock(&dev->lock);
+  return 0;
 }
 
 int simty_sync(simty_device *dev, int timeout_ms)
