@@ -162,6 +162,8 @@ struct fw_queue {
   uint32_t running_op; /* the queued launch running, 0 none */
   bool failed;         /* a fault ended the queue and no status record has
                           reported it yet: WRITE and LAUNCH are refused */
+  bool full;           /* a WRITE or LAUNCH was refused QUEUE_FULL: later
+                          ones are too, until another command runs */
   /* Counters of the sequence's earlier launches (SIMTY_LAUNCH_F_CONTINUE):
    * reported values are these plus the running launch's. */
   uint64_t acc[SIMTY_CTR_COUNT];

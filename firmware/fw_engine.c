@@ -532,6 +532,11 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
   for (uint32_t i = 0; i < (nb + 3u) / 4u; i++)
     r->p.w[i] = hal_link_read32(r->rx + SIMTY_HDR_SIZE + 4u * i);
   fw->requests++;
+  /* After a QUEUE_FULL, the WRITEs and LAUNCHes the host had pipelined
+   * behind the refused one are refused too (so that none of them runs
+   * before it); any other command ends that. */
+  if (r->cmd != SIMTY_CMD_WRITE && r->cmd != SIMTY_CMD_LAUNCH)
+    fw->queue.full = false;
 
 #define EXPECT_LENGTH(ok, want)                                                \
   do {                                                                         \
@@ -583,7 +588,7 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
                   st ? addr : fw->queue.fault_op);
       return;
     }
-    if (!busy_q) {
+    if (!busy_q && !fw->queue.full) {
       copy(addr, r->rx + SIMTY_HDR_SIZE + SIMTY_WRITE_DATA, n);
       fw->queue.done = ++fw->queue.accepted;
       reply(fw, busy, r, SIMTY_ST_OK, 0);
@@ -592,7 +597,8 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     /* Behind a launch: the data waits in the stage until its turn. */
     struct fw_queue *q = &fw->queue;
     int32_t at = stage_alloc(q, stage_words(n));
-    if (q->count == FW_QUEUE_DEPTH || at < 0) {
+    if (q->count == FW_QUEUE_DEPTH || at < 0 || q->full) {
+      q->full = true;
       reply_error(fw, busy, r, SIMTY_ST_QUEUE_FULL, q->count);
       return;
     }
@@ -641,7 +647,8 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     if (st == SIMTY_ST_OK && q->failed) {
       st = SIMTY_ST_CANCELLED;
       detail = q->fault_op;
-    } else if (st == SIMTY_ST_OK && q->count == FW_QUEUE_DEPTH) {
+    } else if (st == SIMTY_ST_OK && (q->count == FW_QUEUE_DEPTH || q->full)) {
+      q->full = true;
       st = SIMTY_ST_QUEUE_FULL;
       detail = q->count;
     }

@@ -838,6 +838,14 @@ static void test_queue_full(void **state)
                    SIMTY_ST_OK);
   assert_int_equal(do_write(SIMTY_DATA_BASE, big, sizeof big),
                    SIMTY_ST_QUEUE_FULL);
+  /* After a QUEUE_FULL, WRITEs and LAUNCHes are refused until another
+   * command: one pipelined behind the refused one never overtakes it. */
+  assert_int_equal(do_write(SIMTY_DATA_BASE + 0x3000u, "z", 1),
+                   SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(do_status(0), SIMTY_ST_OK);
+  assert_int_equal(do_write(SIMTY_DATA_BASE + 0x3000u, "z", 1), SIMTY_ST_OK);
   assert_int_equal(mock.data[1], 0);
   mock.run_polls = 2;
   for (uint32_t b = 0; b < 32; b++)
@@ -849,6 +857,7 @@ static void test_queue_full(void **state)
   for (size_t i = 0; i < sizeof big; i++)
     assert_int_equal(mock.data[1 + i], 0x5A);
   assert_int_equal(mock.data[1 + sizeof big], 0);
+  assert_int_equal(mock.data[0x3000], 'z');
   assert_int_equal(do_write(SIMTY_DATA_BASE, big, sizeof big), SIMTY_ST_OK);
 }
 

@@ -510,14 +510,66 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
   req[SIMTY_LAUNCH_FLAGS] =
       la->flags & SIMTY__LAUNCH_CONTINUE ? SIMTY_LAUNCH_F_CONTINUE : 0;
   struct simty_session *s = &l->s;
+  /* The argument block: in the same round trip as the LAUNCH when it fits
+   * one frame (after a QUEUE_FULL the device refuses the LAUNCH behind
+   * it too, so the launch never overtakes its arguments). */
+  int pair = la->args_data &&
+             la->args_size + SIMTY_WRITE_DATA <= s->bulk_payload &&
+             simty_session_room(s) >= 2;
+  if (la->args_data && !pair) {
+    e = bulk(dev, 1, la->args, (uint8_t *)(uintptr_t)la->args_data,
+             la->args_size);
+    if (e)
+      return e;
+  }
+  uint8_t wbuf[SIMTY_MAX_PAYLOAD];
+  if (pair) {
+    simty_put_u32(wbuf + SIMTY_WRITE_ADDR, la->args);
+    memcpy(wbuf + SIMTY_WRITE_DATA, la->args_data, la->args_size);
+  }
   for (;;) {
     /* Submitting may reopen a lost link first: failing there, the LAUNCH
      * never went out. */
+    if (pair) {
+      e = simty_session_submit(s, SIMTY_CMD_WRITE, wbuf,
+                               (uint16_t)(la->args_size + SIMTY_WRITE_DATA),
+                               SIMTY_ERROR_PAYLOAD, 0, NULL);
+      if (e)
+        return link_fail(dev, e);
+    }
     e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
                              SIMTY_LAUNCHED_SIZE, 0, NULL);
-    if (e)
+    if (e) {
+      if (pair)
+        simty_session_complete(s, NULL);
       return link_fail(dev, e);
-    e = simty_session_complete(s, NULL);
+    }
+    if (pair) {
+      int we = simty_session_complete(s, NULL);
+      uint8_t wst = s->status;
+      char why[sizeof(s->err)];
+      snprintf(why, sizeof(why), "%s", s->err);
+      int le = simty_session_complete(s, NULL);
+      if (we == 0) {
+        l->accepted++;
+        pair = 0; /* the arguments are in: only the LAUNCH may be resent */
+      } else if (wst == SIMTY_ST_QUEUE_FULL) {
+        /* The LAUNCH behind it was refused too. */
+        e = wait_room(dev);
+        if (e)
+          return e;
+        continue;
+      } else if (wst == SIMTY_ST_CANCELLED) {
+        return learn_fault(dev);
+      } else {
+        if (we == SIMTY_ELINK)
+          dev->launch_unknown = 0;
+        return simty__fail(dev, we, "%s", why);
+      }
+      e = le;
+    } else {
+      e = simty_session_complete(s, NULL);
+    }
     if (e && s->status == SIMTY_ST_QUEUE_FULL) {
       e = wait_room(dev);
       if (e)

@@ -229,7 +229,6 @@ static int start(simty_device *dev, const struct simty__launch *l)
 
 static int model_launch(simty_device *dev, const struct simty__launch *l)
 {
-  struct mstate *ms = ms_of(dev);
   struct simty_model_launch_params p = {
       .entry = l->entry,
       .nthreads = l->nthreads,
@@ -251,7 +250,11 @@ static int model_launch(simty_device *dev, const struct simty__launch *l)
   if (stacks > top - p.data_end)
     return simty__fail(dev, SIMTY_ESTACK,
                        "model: thread stacks would overlap kernel data");
-  (void)ms;
+  if (l->args_data) {
+    int e = model_write(dev, l->args, l->args_data, l->args_size);
+    if (e)
+      return e;
+  }
   struct qop *o = push(dev);
   if (!o)
     return simty__fail(dev, SIMTY_ENOMEM, "model: out of host memory");

@@ -54,6 +54,10 @@ struct simty__launch {
   unsigned stack_log2;
   uint64_t timeout_cycles;
   unsigned flags; /* SIMTY__LAUNCH_CONTINUE: continues the sequence */
+  /* The argument block the backend writes to `args` just before the
+   * launch, in the stream (NULL: none). */
+  const void *args_data;
+  size_t args_size;
 };
 /* The launch continues the sequence of the one before it: counters add
  * up, console records are kept (protocol: SIMTY_LAUNCH_F_CONTINUE). */

@@ -406,16 +406,6 @@ static int launch_locked(simty_kernel *kernel,
                     data_end);
     goto drop_args;
   }
-  if (cfg->args) {
-    /* In the stream just before its launch. */
-    e = simty__backend_write(dev, args, cfg->args, cfg->args_size);
-    if (e == SIMTY_EFAULT && dev->stream.fault_pending)
-      e = simty__fail(dev, SIMTY_EFAULT,
-                      "a launch submitted before this one faulted: not run "
-                      "(simty_wait() or simty_sync() reports the fault)");
-    if (e)
-      goto drop_args;
-  }
   struct simty__launch l = {
       .entry = kernel->elf.entry,
       .nthreads = cfg->nthreads,
@@ -423,6 +413,8 @@ static int launch_locked(simty_kernel *kernel,
       .data_end = data_end,
       .stack_log2 = stack_log2,
       .timeout_cycles = cfg->timeout_cycles,
+      .args_data = cfg->args,
+      .args_size = cfg->args ? cfg->args_size : 0,
   };
   e = simty__stream_launch(dev, &l, ev);
   if (e == 0 || dev->launch_unknown)

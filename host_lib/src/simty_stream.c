@@ -352,6 +352,8 @@ int simty__stream_launch(simty_device *dev, struct simty__launch *l,
     return e;
   if (dev->stream.seq_launches)
     l->flags |= SIMTY__LAUNCH_CONTINUE;
+  if (l->args_data)
+    simty__code_written(dev, l->args, l->args_size);
   dev->launch_unknown = 0;
   e = dev->backend->launch(dev, l);
   if (e == SIMTY_EFAULT && dev->stream.fault_pending)
