@@ -43,7 +43,7 @@ int main(int argc, char **argv)
    * buffer, and every buffer comes back in the same stream: one wait. */
   uint64_t bad = 0;
   uint32_t count = n, passes = 0;
-  uint32_t out[32], threads_of[32];
+  uint32_t threads_of[32];
   int32_t *partial[32];
   uint32_t src = example_upload(&ex, data, n * sizeof(*data));
   do {
@@ -63,7 +63,6 @@ int main(int argc, char **argv)
                              threads * sizeof(int32_t), NULL);
     if (e)
       example_die(&ex, e, "cannot read device memory");
-    out[passes] = args.out;
     threads_of[passes] = threads;
     src = args.out;
     count = threads;
@@ -87,7 +86,6 @@ int main(int argc, char **argv)
       data[t] = want[t];
     count = threads;
   }
-  (void)out;
   memcpy(got, partial[passes - 1], sizeof(int32_t));
   for (uint32_t p = 0; p < passes; p++)
     free(partial[p]);

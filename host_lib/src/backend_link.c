@@ -22,6 +22,7 @@ struct link {
   uint32_t launch_id;  /* the last launch id the device reported */
   int ever_before;     /* dev->ever_launched before an unresolved LAUNCH */
   uint32_t accepted;   /* number of the device's last accepted operation */
+  uint32_t unknown_ops; /* operations an unresolved LAUNCH stands for */
   uint32_t done;       /* number of its last completed operation */
 };
 
@@ -109,10 +110,11 @@ static int learn_fault(simty_device *dev)
  * A LAUNCH whose every answer was lost (SIMTY_ELINK) may or may not have
  * been accepted: simty_launch() then counts it as running
  * (dev->launch_unknown) and the first call after the link comes back asks
- * the device. STATUS naming a newer launch id than the last one we saw is
- * our launch (running or already ended): it stays launched, so that
- * simty_wait() collects it and simty_abort()/simty_close() abort it.
- * Otherwise the device never started it. Returns 0 (resolved or nothing
+ * the device. A STATUS whose operation count has grown by the LAUNCH (and
+ * the argument WRITE sent with it) says it was accepted (running, queued
+ * or already ended): it stays launched, so that simty_wait() collects it
+ * and simty_abort()/simty_close() abort it. Otherwise the device never
+ * took it. Returns 0 (resolved or nothing
  * to resolve), 1 (the launch never started: dev->launched cleared) or a
  * link error (still unknown).
  */
@@ -121,20 +123,19 @@ static int resolve_launch(simty_device *dev)
   struct link *l = link_of(dev);
   if (!dev->launch_unknown)
     return 0;
-  uint32_t before = l->launch_id;
   struct simty__status st;
   int e = get_status(dev, &st);
   if (e)
     return e;
   dev->launch_unknown = 0;
-  if (st.ops_accepted != l->accepted) {
+  if (st.ops_accepted == l->accepted + l->unknown_ops) {
     /* The LAUNCH was accepted: its number is the device's last. */
     l->accepted = st.ops_accepted;
     dev->stream.last_op = st.ops_accepted;
     return 0;
   }
-  (void)before;
-  dev->launched = 0;
+  l->accepted = st.ops_accepted;
+  dev->launched = dev->stream.nops != 0;
   dev->ever_launched = l->ever_before;
   return 1;
 }
@@ -550,6 +551,12 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
       char why[sizeof(s->err)];
       snprintf(why, sizeof(why), "%s", s->err);
       int le = simty_session_complete(s, NULL);
+      if (we == SIMTY_ELINK || le == SIMTY_ELINK) {
+        /* Whether the arguments and the launch went in is unknown. */
+        e = SIMTY_ELINK;
+        snprintf(s->err, sizeof(s->err), "%s", why);
+        break;
+      }
       if (we == 0) {
         l->accepted++;
         pair = 0; /* the arguments are in: only the LAUNCH may be resent */
@@ -562,8 +569,6 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
       } else if (wst == SIMTY_ST_CANCELLED) {
         return learn_fault(dev);
       } else {
-        if (we == SIMTY_ELINK)
-          dev->launch_unknown = 0;
         return simty__fail(dev, we, "%s", why);
       }
       e = le;
@@ -580,7 +585,10 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
   }
   if (e == SIMTY_ELINK) {
     /* The LAUNCH went out and no answer came back: accepted or not is
-     * unknown until the device answers again (resolve_launch). */
+     * unknown until the device answers again (resolve_launch): it was if
+     * the device's operation count has grown by the LAUNCH (and its
+     * argument WRITE, if that went in the same round trip). */
+    l->unknown_ops = pair ? 2u : 1u;
     dev->launch_unknown = 1;
     l->ever_before = dev->ever_launched;
     return simty__fail(dev, e,
