@@ -910,13 +910,15 @@ static void link_poll(struct fw *fw)
 void fw_poll(struct fw *fw)
 {
   fw_dispatch_poll(fw);
-  queue_step(fw);
+  if (fw->launch.state != SIMTY_STATE_RUNNING)
+    queue_step(fw);
   /* A warp waits for its refill until the firmware looks: look often,
    * cheaply, and only now and then at everything else. */
   for (uint32_t i = 0;
        i < FW_REFILL_SPINS && fw->launch.state == SIMTY_STATE_RUNNING; i++)
     fw_dispatch_refill(fw);
   /* The next queued launch starts in the poll that sees the last end. */
-  queue_step(fw);
+  if (fw->launch.state != SIMTY_STATE_RUNNING)
+    queue_step(fw);
   link_poll(fw);
 }

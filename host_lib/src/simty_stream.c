@@ -18,6 +18,15 @@
 
 static int backend_read(simty_device *dev, uint32_t addr, void *dst,
                         size_t len);
+static void stream_idle(simty_device *dev);
+
+/* Everything submitted has completed (a wait saw it): the sequence ends. */
+static void maybe_idle(simty_device *dev)
+{
+  if (!dev->stream.nops && !dev->inherited && !dev->launch_unknown &&
+      !dev->stream.fault_pending)
+    stream_idle(dev);
+}
 
 void simty__enter(simty_device *dev)
 {
@@ -292,6 +301,8 @@ int simty_write(simty_device *dev, uint32_t addr, const void *src, size_t len)
     e = simty__stream_wait(dev, ev, UINT64_MAX);
   if (e == SIMTY_EFAULT)
     e = fault_error(dev);
+  if (!e)
+    maybe_idle(dev);
   pthread_mutex_unlock(&dev->lock);
   return e;
 }
@@ -338,6 +349,8 @@ int simty_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
     e = fault_error(dev);
   if (!e && len)
     e = backend_read(dev, addr, dst, len);
+  if (!e)
+    maybe_idle(dev);
   pthread_mutex_unlock(&dev->lock);
   return e;
 }
@@ -466,8 +479,8 @@ int simty_event_wait(simty_device *dev, simty_event ev, int timeout_ms)
                   timeout_ms);
     if (e == SIMTY_EFAULT)
       e = fault_error(dev);
-    if (dev->stream.nops == 0 && (e == 0 || e == SIMTY_EFAULT))
-      stream_idle(dev);
+    if (e == 0 || e == SIMTY_EFAULT)
+      maybe_idle(dev);
   }
   pthread_mutex_unlock(&dev->lock);
   return e;
