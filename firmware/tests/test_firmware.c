@@ -773,6 +773,29 @@ static void test_queue_in_order(void **state)
   assert_int_equal(simty_get_u64(host.payload + SIMTY_COUNTERS_VALUES), 1);
 }
 
+/* WAIT with `until` answers once that operation is done, while the
+ * launches after it still run. */
+static void test_wait_until(void **state)
+{
+  (void)state;
+  mock.run_polls = 200;
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_OK);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_OK);
+  mock.run_polls = 1000000; /* the second never ends by itself */
+  uint8_t p[12];
+  simty_put_u32(p, 100000);
+  simty_put_u32(p + 4, 0);
+  simty_put_u32(p + 8, 1);
+  assert_int_equal(call(SIMTY_CMD_WAIT, p, 12), SIMTY_ST_OK);
+  assert_true(sr_u32(SIMTY_SR_OPS_DONE) >= 1);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 2);
+  /* a WAIT of another length is refused */
+  assert_int_equal(call(SIMTY_CMD_WAIT, p, 10), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+}
+
 /* The third of five queued launches faults: the record names it, the
  * fourth and fifth never run, the device takes new work. */
 static void test_queue_fault_cancels(void **state)
@@ -1625,6 +1648,7 @@ int main(void)
       T(test_queue_fault_cancels),
       T(test_queue_full),
       T(test_queue_keeps_console),
+      T(test_wait_until),
       T(test_wait_parks_until_end),
       T(test_one_request_to_launch_one_to_collect),
       T(test_console_backpressure),
