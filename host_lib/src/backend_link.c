@@ -24,7 +24,18 @@ struct link {
   uint32_t accepted;   /* number of the device's last accepted operation */
   uint32_t unknown_ops; /* operations an unresolved LAUNCH stands for */
   uint32_t done;       /* number of its last completed operation */
+  /* Deferred submissions: WRITEs of one small frame and LAUNCHes sent
+   * without waiting for their answers (the whole session window while
+   * dn > 0), oldest first, kept to be sent again after a QUEUE_FULL. */
+  struct deferred {
+    uint8_t cmd;
+    uint16_t len;
+    uint8_t payload[SIMTY_MAX_PAYLOAD];
+  } dq[SIMTY_MAX_WINDOW];
+  unsigned dn;
 };
+
+static int settle(simty_device *dev);
 
 static struct link *link_of(simty_device *dev)
 {
@@ -45,7 +56,10 @@ static int link_fail(simty_device *dev, int e)
 static int request(simty_device *dev, uint8_t cmd, const void *payload,
                    uint16_t len, uint32_t resp_max, uint32_t extra_ms)
 {
-  int e = simty_session_request(session_of(dev), cmd, payload, len, resp_max,
+  int e = settle(dev);
+  if (e)
+    return e;
+  e = simty_session_request(session_of(dev), cmd, payload, len, resp_max,
                                 extra_ms);
   return e ? link_fail(dev, e) : 0;
 }
@@ -265,6 +279,7 @@ static void link_close(simty_device *dev)
   struct link *l = link_of(dev);
   if (!l)
     return;
+  settle(dev);
   struct simty_session *s = &l->s;
   /* Link health for board bring-up. */
   if (getenv("SIMTY_LINK_STATS"))
@@ -296,11 +311,14 @@ static int wait_once(simty_device *dev, uint32_t until_op, uint32_t ms,
                      uint64_t deadline_ns, struct simty__status *st)
 {
   struct simty_session *s = session_of(dev);
+  int e = settle(dev);
+  if (e)
+    return e;
   uint8_t req[SIMTY_WAIT_REQ_SIZE_UNTIL];
   simty_put_u32(req + SIMTY_WAIT_MS, ms);
   simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
   simty_put_u32(req + SIMTY_WAIT_UNTIL, until_op);
-  int e = simty_session_submit(s, SIMTY_CMD_WAIT, req, sizeof(req),
+  e = simty_session_submit(s, SIMTY_CMD_WAIT, req, sizeof(req),
                                s->max_payload, ms, NULL);
   if (e)
     return link_fail(dev, e);
@@ -359,6 +377,130 @@ static int wait_room(simty_device *dev)
   return wait_once(dev, l->done + 1u, slice, UINT64_MAX, &st);
 }
 
+/* ---- Deferred submissions ---- */
+
+static uint32_t resp_max_of(uint8_t cmd)
+{
+  return cmd == SIMTY_CMD_LAUNCH ? SIMTY_LAUNCHED_SIZE : SIMTY_ERROR_PAYLOAD;
+}
+
+static void drop_oldest(struct link *l)
+{
+  l->dn--;
+  memmove(l->dq, l->dq + 1, l->dn * sizeof(*l->dq));
+}
+
+/*
+ * Collects the answers of deferred submissions: the oldest only while it
+ * is OK (all = 0), or every one (all = 1). A QUEUE_FULL refuses the
+ * submissions behind it too (the device refuses every WRITE and LAUNCH
+ * after one until another command): they are all sent again, in order,
+ * once the device has completed an operation. CANCELLED (a fault ended
+ * the queue) learns the fault; a lost link leaves whether they were
+ * taken to resolve_launch().
+ */
+static int collect(simty_device *dev, int all)
+{
+  struct link *l = link_of(dev);
+  struct simty_session *s = &l->s;
+  while (l->dn) {
+    uint8_t cmd = l->dq[0].cmd;
+    int e = simty_session_complete(s, NULL);
+    if (e == 0) {
+      if (cmd == SIMTY_CMD_LAUNCH && s->payload_len >= SIMTY_LAUNCHED_SIZE)
+        l->accepted = simty_get_u32(s->payload + SIMTY_LAUNCHED_OP);
+      else
+        l->accepted++;
+      drop_oldest(l);
+      if (!all)
+        return 0;
+      continue;
+    }
+    uint8_t st = s->status;
+    char why[sizeof(s->err)];
+    snprintf(why, sizeof(why), "%s", s->err);
+    unsigned n = l->dn, launches = cmd == SIMTY_CMD_LAUNCH, ok = 0;
+    for (unsigned i = 1; i < n; i++) {
+      launches += l->dq[i].cmd == SIMTY_CMD_LAUNCH;
+      if (simty_session_complete(s, NULL) == 0)
+        ok++;
+    }
+    if (st == SIMTY_ST_QUEUE_FULL && e != SIMTY_ELINK && ok == 0) {
+      /* Nothing is in flight now: wait (the WAIT also ends the device's
+       * refusals), then send them again. */
+      unsigned keep = l->dn;
+      l->dn = 0;
+      int we = wait_room(dev);
+      if (we)
+        return we;
+      l->dn = keep;
+      for (unsigned i = 0; i < l->dn; i++) {
+        struct deferred *d = &l->dq[i];
+        int se = simty_session_submit(s, d->cmd, d->payload, d->len,
+                                      resp_max_of(d->cmd), 0, NULL);
+        if (se) {
+          l->dn = 0;
+          return link_fail(dev, se);
+        }
+      }
+      continue;
+    }
+    l->dn = 0;
+    if (st == SIMTY_ST_CANCELLED && e != SIMTY_ELINK)
+      return learn_fault(dev);
+    if (e == SIMTY_ELINK && launches) {
+      /* Whether the device took them is unknown until it answers again. */
+      dev->launch_unknown = 1;
+      l->unknown_ops = n;
+      l->ever_before = dev->ever_launched;
+      return simty__fail(dev, e,
+                         "%s; whether the device started the launch is "
+                         "unknown until it answers again (simty_wait() or "
+                         "simty_abort() asks it)",
+                         why);
+    }
+    return simty__fail(dev, e, "%s", why);
+  }
+  return 0;
+}
+
+static int settle(simty_device *dev)
+{
+  struct link *l = link_of(dev);
+  return l && l->dn ? collect(dev, 1) : 0;
+}
+
+static int link_flush(simty_device *dev)
+{
+  return settle(dev);
+}
+
+/* Sends a WRITE of one frame or a LAUNCH without waiting for its answer;
+ * dev->stream.last_op gets the number it will have. */
+static int defer(simty_device *dev, uint8_t cmd, const uint8_t *payload,
+                 uint16_t len)
+{
+  struct link *l = link_of(dev);
+  struct simty_session *s = &l->s;
+  if (l->dn && simty_session_room(s) == 0) {
+    int e = collect(dev, 0);
+    if (e)
+      return e;
+  }
+  struct deferred *d = &l->dq[l->dn];
+  d->cmd = cmd;
+  d->len = len;
+  memcpy(d->payload, payload, len);
+  int e = simty_session_submit(s, cmd, payload, len, resp_max_of(cmd), 0,
+                               NULL);
+  if (e)
+    return link_fail(dev, e);
+  l->dn++;
+  dev->stream.last_op = l->accepted + l->dn;
+  return 0;
+}
+
+
 /*
  * simty_write/simty_read of any size: frames of the session's bulk
  * payload (max_payload, less on a noisy link; WRITE carries 4 bytes of
@@ -378,7 +520,10 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
     uint16_t n;
   } piece[SIMTY_MAX_WINDOW], retry[2 * SIMTY_MAX_WINDOW];
   size_t nretry = 0, rpos = 0;
-  int e = resolve_launch(dev);
+  int e = settle(dev);
+  if (e)
+    return e;
+  e = resolve_launch(dev);
   if (e < 0)
     return e;
   e = 0;
@@ -486,6 +631,14 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
 static int link_write(simty_device *dev, uint32_t addr, const void *src,
                       size_t len)
 {
+  struct simty_session *s = session_of(dev);
+  if (len + SIMTY_WRITE_DATA <= s->bulk_payload && len < 256 &&
+      !dev->launch_unknown) {
+    uint8_t buf[SIMTY_WRITE_DATA + 256];
+    simty_put_u32(buf + SIMTY_WRITE_ADDR, addr);
+    memcpy(buf + SIMTY_WRITE_DATA, src, len);
+    return defer(dev, SIMTY_CMD_WRITE, buf, (uint16_t)(len + SIMTY_WRITE_DATA));
+  }
   return bulk(dev, 1, addr, (uint8_t *)(uintptr_t)src, len);
 }
 
@@ -496,7 +649,6 @@ static int link_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
 
 static int link_launch(simty_device *dev, const struct simty__launch *la)
 {
-  struct link *l = link_of(dev);
   int e = resolve_launch(dev);
   if (e < 0)
     return e;
@@ -510,103 +662,16 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
   req[SIMTY_LAUNCH_STACK_LOG2] = (uint8_t)la->stack_log2;
   req[SIMTY_LAUNCH_FLAGS] =
       la->flags & SIMTY__LAUNCH_CONTINUE ? SIMTY_LAUNCH_F_CONTINUE : 0;
-  struct simty_session *s = &l->s;
-  /* The argument block: in the same round trip as the LAUNCH when it fits
-   * one frame (after a QUEUE_FULL the device refuses the LAUNCH behind
-   * it too, so the launch never overtakes its arguments). */
-  int pair = la->args_data &&
-             la->args_size + SIMTY_WRITE_DATA <= s->bulk_payload &&
-             simty_session_room(s) >= 2;
-  if (la->args_data && !pair) {
-    e = bulk(dev, 1, la->args, (uint8_t *)(uintptr_t)la->args_data,
-             la->args_size);
+  /* The argument block just before it, deferred like the LAUNCH when it
+   * is small: both go in the same round trip as the work before them
+   * (after a QUEUE_FULL the device refuses everything behind it too, so
+   * a launch never overtakes its arguments). */
+  if (la->args_data) {
+    e = link_write(dev, la->args, la->args_data, la->args_size);
     if (e)
       return e;
   }
-  uint8_t wbuf[SIMTY_MAX_PAYLOAD];
-  if (pair) {
-    simty_put_u32(wbuf + SIMTY_WRITE_ADDR, la->args);
-    memcpy(wbuf + SIMTY_WRITE_DATA, la->args_data, la->args_size);
-  }
-  for (;;) {
-    /* Submitting may reopen a lost link first: failing there, the LAUNCH
-     * never went out. */
-    if (pair) {
-      e = simty_session_submit(s, SIMTY_CMD_WRITE, wbuf,
-                               (uint16_t)(la->args_size + SIMTY_WRITE_DATA),
-                               SIMTY_ERROR_PAYLOAD, 0, NULL);
-      if (e)
-        return link_fail(dev, e);
-    }
-    e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
-                             SIMTY_LAUNCHED_SIZE, 0, NULL);
-    if (e) {
-      if (pair)
-        simty_session_complete(s, NULL);
-      return link_fail(dev, e);
-    }
-    if (pair) {
-      int we = simty_session_complete(s, NULL);
-      uint8_t wst = s->status;
-      char why[sizeof(s->err)];
-      snprintf(why, sizeof(why), "%s", s->err);
-      int le = simty_session_complete(s, NULL);
-      if (we == SIMTY_ELINK || le == SIMTY_ELINK) {
-        /* Whether the arguments and the launch went in is unknown. */
-        e = SIMTY_ELINK;
-        snprintf(s->err, sizeof(s->err), "%s", why);
-        break;
-      }
-      if (we == 0) {
-        l->accepted++;
-        pair = 0; /* the arguments are in: only the LAUNCH may be resent */
-      } else if (wst == SIMTY_ST_QUEUE_FULL) {
-        /* The LAUNCH behind it was refused too. */
-        e = wait_room(dev);
-        if (e)
-          return e;
-        continue;
-      } else if (wst == SIMTY_ST_CANCELLED) {
-        return learn_fault(dev);
-      } else {
-        return simty__fail(dev, we, "%s", why);
-      }
-      e = le;
-    } else {
-      e = simty_session_complete(s, NULL);
-    }
-    if (e && s->status == SIMTY_ST_QUEUE_FULL) {
-      e = wait_room(dev);
-      if (e)
-        return e;
-      continue;
-    }
-    break;
-  }
-  if (e == SIMTY_ELINK) {
-    /* The LAUNCH went out and no answer came back: accepted or not is
-     * unknown until the device answers again (resolve_launch): it was if
-     * the device's operation count has grown by the LAUNCH (and its
-     * argument WRITE, if that went in the same round trip). */
-    l->unknown_ops = pair ? 2u : 1u;
-    dev->launch_unknown = 1;
-    l->ever_before = dev->ever_launched;
-    return simty__fail(dev, e,
-                       "%s; whether the device started the launch is unknown "
-                       "until it answers again (simty_wait() or simty_abort() "
-                       "asks it)",
-                       s->err);
-  }
-  if (e && s->status == SIMTY_ST_CANCELLED)
-    return learn_fault(dev);
-  if (e)
-    return link_fail(dev, e);
-  if (s->payload_len < SIMTY_LAUNCHED_SIZE)
-    return simty__fail(dev, SIMTY_EPROTO, "short LAUNCH answer (%u bytes)",
-                       s->payload_len);
-  l->accepted = simty_get_u32(s->payload + SIMTY_LAUNCHED_OP);
-  dev->stream.last_op = l->accepted;
-  return 0;
+  return defer(dev, SIMTY_CMD_LAUNCH, req, sizeof(req));
 }
 
 static int link_wait(simty_device *dev, uint32_t until_op,
@@ -702,6 +767,7 @@ static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
       .wait = link_wait,                                                     \
       .abort = link_abort,                                                   \
       .counters = link_counters,                                             \
+      .flush = link_flush,                                                   \
       .own_progress = 1,                                                     \
   }
 

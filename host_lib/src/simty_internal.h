@@ -137,6 +137,9 @@ struct simty__backend {
    * status to simty__stream_note(). */
   int (*abort)(simty_device *dev);
   int (*counters)(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT]);
+  /* Collects the answers of submissions still in flight (NULL: none are
+   * ever left in flight); returns the first error among them. */
+  int (*flush)(simty_device *dev);
   /* write/read take transfers of any size and report their progress
    * (simty__progress every SIMTY__PROGRESS_CHUNK bytes of a transfer of
    * at least that size); 0: simty_write/simty_read split them. */

@@ -155,9 +155,15 @@ static int load_parsed(simty_device *dev, simty_kernel *k, simty_kernel **out)
 {
   int e = SIMTY_EBUSY;
   simty__enter(dev);
-  if (dev->launched || dev->stream.nops) {
+  if (dev->launched) {
     simty__fail(dev, e, "a launch is running: wait for it or abort it");
     goto fail;
+  }
+  if (dev->stream.nops) {
+    /* Copies still in the stream go first. */
+    e = simty__stream_wait(dev, 0, UINT64_MAX);
+    if (e)
+      goto fail;
   }
   e = check_kernel(dev, &k->elf);
   if (e)
@@ -443,7 +449,22 @@ int simty_launch_async(simty_kernel *kernel,
 
 int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
 {
-  return simty_launch_async(kernel, cfg, NULL);
+  if (!kernel || !cfg)
+    return SIMTY_EINVAL;
+  simty_device *dev = kernel->dev;
+  if (!dev)
+    return SIMTY_ECLOSED;
+  simty__enter(dev);
+  int e = launch_locked(kernel, cfg, NULL);
+  /* Returns once the device has accepted it. */
+  if (!e && dev->backend->flush)
+    e = dev->backend->flush(dev);
+  if (e == SIMTY_EFAULT && dev->stream.fault_pending)
+    e = simty__fail(dev, SIMTY_EFAULT,
+                    "a launch submitted before this one faulted: not run "
+                    "(simty_wait() or simty_sync() reports the fault)");
+  pthread_mutex_unlock(&dev->lock);
+  return e;
 }
 
 int simty_run(simty_kernel *kernel, const struct simty_launch_config *config,
