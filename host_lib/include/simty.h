@@ -514,7 +514,9 @@ typedef uint64_t simty_event;
  * submitted before it. Returns once the bytes are handed over: src may be
  * reused at once. On a link device the data goes to the device's queue
  * (it waits in the device while earlier launches run; when the queue is
- * full the call waits for room).
+ * full the call waits for room); a small write is sent without waiting
+ * for the device's answer, so an error in that answer (a fault ended the
+ * stream) is returned by a later call.
  * @param ev  receives the operation's event (may be NULL).
  * @return as simty_write(); SIMTY_EFAULT when an earlier launch faulted
  *         (nothing is submitted; the fault is reported once).
