@@ -559,7 +559,9 @@ int simty_event_wait(simty_device *dev, simty_event ev, int timeout_ms);
 
 /**
  * Has an operation completed? 0 yes, SIMTY_EBUSY not yet, SIMTY_EFAULT it
- * will not (a fault ended the stream before it); never waits.
+ * will not (a fault ended the stream before it). Asks the device once
+ * (one link round trip; the model runs a slice of about a millisecond)
+ * and never waits longer.
  */
 int simty_event_query(simty_device *dev, simty_event ev);
 

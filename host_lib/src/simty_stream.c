@@ -492,6 +492,13 @@ int simty_event_query(simty_device *dev, simty_event ev)
     return SIMTY_EINVAL;
   simty__enter(dev);
   int e = ev > dev->stream.next ? SIMTY_EINVAL : event_state(dev, ev);
+  if (e == 1) {
+    /* Ask the device once, without waiting (the model runs a slice). */
+    int w = simty__stream_wait(dev, ev, 0);
+    e = w == SIMTY_ETIMEDOUT ? 1 : w;
+    if (e == 0 || e == SIMTY_EFAULT)
+      e = event_state(dev, ev);
+  }
   if (e == 1)
     e = SIMTY_EBUSY;
   pthread_mutex_unlock(&dev->lock);

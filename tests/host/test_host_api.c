@@ -647,7 +647,8 @@ static void test_stream_api(void **state)
   memset(in, 0x55, sizeof(in));
   assert_int_equal(simty_read_async(dev, buf, out, sizeof(out), &e3), 0);
   assert_true(e1 < e2 && e2 < e3);
-  assert_int_equal(simty_event_query(dev, e3), SIMTY_EBUSY);
+  int q = simty_event_query(dev, e3); /* asks the device once */
+  assert_true(q == 0 || q == SIMTY_EBUSY);
   assert_int_equal(simty_event_wait(dev, e3, 5000), 0);
   for (int i = 0; i < 16; i++)
     assert_int_equal(out[i], 2 * i + 3);
