@@ -38,6 +38,15 @@
 #ifndef FW_MAX_WINDOW
 #define FW_MAX_WINDOW SIMTY_MAX_WINDOW
 #endif
+/* Operations (WRITE, LAUNCH) the work queue holds (INFO's queue_depth). */
+#ifndef FW_QUEUE_DEPTH
+#define FW_QUEUE_DEPTH 16u
+#endif
+/* Bytes of WRITE data the queue keeps for WRITEs accepted while the device
+ * is busy (INFO's stage_bytes; a multiple of 4). */
+#ifndef FW_STAGE_BYTES
+#define FW_STAGE_BYTES FW_MAX_PAYLOAD
+#endif
 /* Console records moved from the core's FIFO per fw_poll(). */
 #define FW_CONSOLE_BURST 32u
 /* Console records written to a TX slot between two refill checks while a
@@ -54,6 +63,9 @@
 
 #if FW_MAX_PAYLOAD < SIMTY_MIN_PAYLOAD || FW_MAX_PAYLOAD > SIMTY_MAX_PAYLOAD
 #error "FW_MAX_PAYLOAD outside the protocol's range"
+#endif
+#if FW_QUEUE_DEPTH < 1 || FW_QUEUE_DEPTH > 0xFFFF || FW_STAGE_BYTES % 4 != 0
+#error "FW_QUEUE_DEPTH or FW_STAGE_BYTES out of range"
 #endif
 #if FW_MAX_WINDOW < 1 || FW_MAX_WINDOW > SIMTY_MAX_WINDOW
 #error "FW_MAX_WINDOW outside the protocol's range"
@@ -117,6 +129,47 @@ struct fw_slot {
   uint16_t len;    /* L of LINK_TX_SEND: header + payload */
 };
 
+/* One queued operation (docs/protocol.md, "Queued work"). */
+enum fw_op_kind {
+  FW_OP_WRITE = 1,  /* staged data -> memory */
+  FW_OP_LAUNCH = 2, /* a checked launch descriptor */
+};
+
+struct fw_op {
+  uint8_t kind;  /* enum fw_op_kind */
+  uint8_t flags; /* LAUNCH: SIMTY_LAUNCH_F_* */
+  uint8_t stack_log2;
+  uint32_t number;   /* operation number */
+  uint32_t addr;     /* WRITE: address; LAUNCH: entry */
+  uint32_t len;      /* WRITE: bytes; LAUNCH: nthreads */
+  uint32_t at;       /* WRITE: first word in the stage; LAUNCH: args */
+  uint32_t data_end; /* LAUNCH */
+  uint64_t timeout;  /* LAUNCH */
+};
+
+/* The work queue: operations accepted while the device was busy, run in
+ * order by the poll loop; WRITE data waits in `stage`, a ring of words
+ * (each staged WRITE takes consecutive words; one that would not fit
+ * before the end starts again at word 0). */
+struct fw_queue {
+  struct fw_op op[FW_QUEUE_DEPTH];
+  uint32_t head, count;
+  uint32_t stage_head, stage_tail, staged; /* words; staged WRITEs */
+  uint32_t accepted;   /* number of the last accepted operation */
+  uint32_t done;       /* number of the last completed operation */
+  uint32_t fault_op;   /* operation that ended the last sequence */
+  uint32_t cancelled;  /* operations that sequence's end removed */
+  uint32_t running_op; /* the queued launch running, 0 none */
+  bool failed;         /* a fault ended the queue and no status record has
+                          reported it yet: WRITE and LAUNCH are refused */
+  bool full;           /* a WRITE or LAUNCH was refused QUEUE_FULL: later
+                          ones are too, until another command runs */
+  /* Counters of the sequence's earlier launches (SIMTY_LAUNCH_F_CONTINUE):
+   * reported values are these plus the running launch's. */
+  uint64_t acc[SIMTY_CTR_COUNT];
+  uint32_t stage[FW_STAGE_BYTES / 4u];
+};
+
 /* Scratch for the parts of a response the firmware computes (status
  * record, counters, INFO, console records in chunks), copied to the TX
  * slot a word at a time. */
@@ -126,6 +179,7 @@ struct fw {
   struct fw_core core;
   struct fw_launch launch;
   struct fw_console console;
+  struct fw_queue queue;
 
   /* The link engine, as LINK_INFO describes it. */
   uint32_t rx_slots;
@@ -155,6 +209,7 @@ struct fw {
   bool wait_parked;
   uint16_t wait_seq;
   uint32_t wait_flags;
+  uint32_t wait_until; /* also due once this operation is done (0: no) */
   uint64_t wait_deadline;
 
   union {

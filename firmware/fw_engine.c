@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fw_engine.c - the protocol engine of docs/protocol.md (version 2) on the
+ * fw_engine.c - the protocol engine of docs/protocol.md (version 3) on the
  * hardware link engine (docs/soc.md): takes the frames the engine holds
  * in its RX slots, executes requests strictly in seq order, answers each
  * from a TX slot (which keeps the answer as the cache of the window), a
@@ -8,7 +8,10 @@
  * error, and parks WAIT until its launch ends, all without waiting on the
  * link. The engine does COBS, CRC-32 and the copies between the link
  * buffer and CODE/DATA; no payload byte of a WRITE or READ passes through
- * the controller.
+ * the controller, except the data of a WRITE queued behind a launch,
+ * which waits in the firmware's stage. The work queue runs WRITEs and
+ * LAUNCHes accepted while the device is busy in order, each launch as
+ * soon as the one before it ends.
  */
 #include "fw.h"
 
@@ -167,6 +170,196 @@ static bool nak(struct fw *fw, uint32_t *busy, uint8_t command, uint16_t seq,
   return true;
 }
 
+/* ---- The work queue ---- */
+
+static bool queue_busy(const struct fw *fw)
+{
+  return fw->launch.state == SIMTY_STATE_RUNNING || fw->queue.count != 0;
+}
+
+/* Counter i of the sequence: the earlier launches' sum (cct_peak: their
+ * maximum) plus the running or last launch's. */
+static uint64_t seq_counter(const struct fw *fw, uint32_t i)
+{
+  uint64_t v = fw_counter(i);
+  uint64_t a = fw->queue.acc[i];
+  if (i == SIMTY_CTR_cct_peak)
+    return v > a ? v : a;
+  return v + a;
+}
+
+static uint32_t stage_words(uint32_t n)
+{
+  return (n + 3u) / 4u;
+}
+
+/* First stage word of a k-word block, or -1 when the stage has no room. */
+static int32_t stage_alloc(const struct fw_queue *q, uint32_t k)
+{
+  const uint32_t size = FW_STAGE_BYTES / 4u;
+  if (k == 0 || k > size)
+    return -1;
+  if (q->staged == 0)
+    return 0;
+  uint32_t h = q->stage_head, t = q->stage_tail;
+  if (t > h) {
+    if (k <= size - t)
+      return (int32_t)t;
+    return k <= h ? 0 : -1;
+  }
+  if (t < h)
+    return k <= h - t ? (int32_t)t : -1;
+  return -1; /* t == h with data staged: full */
+}
+
+/* Empties the queue: the operations left never run. */
+static void queue_cancel(struct fw *fw)
+{
+  struct fw_queue *q = &fw->queue;
+  q->cancelled = q->count;
+  q->count = 0;
+  q->head = 0;
+  q->staged = 0;
+  q->stage_head = q->stage_tail = 0;
+}
+
+/* The sequence ends with the launch that faulted (or was aborted or timed
+ * out): the rest of the queue is cancelled. */
+static void queue_fault(struct fw *fw, uint32_t op)
+{
+  fw->queue.fault_op = op;
+  fw->queue.running_op = 0;
+  fw->queue.failed = true;
+  queue_cancel(fw);
+}
+
+/* The controller's stores: the stage's bytes to memory. */
+static void mem_put(uint32_t addr, const uint8_t *src, uint32_t n)
+{
+  uint32_t i = 0;
+  while (i < n && ((addr + i) & 3u) != 0)
+    hal_mem_write8(addr + i, src[i]), i++;
+  if (((uintptr_t)(src + i) & 3u) == 0)
+    for (; i + 4u <= n; i += 4u)
+      hal_mem_write32(addr + i, *(const uint32_t *)(const void *)(src + i));
+  for (; i < n; i++)
+    hal_mem_write8(addr + i, src[i]);
+}
+
+/* Runs the queue: notices the end of its running launch, then runs
+ * WRITEs and starts the next launch when nothing runs. Cheap when there
+ * is nothing to do. */
+static void queue_step(struct fw *fw)
+{
+  struct fw_queue *q = &fw->queue;
+  if (fw->launch.state == SIMTY_STATE_RUNNING)
+    return;
+  if (q->running_op) {
+    if (fw->launch.state == SIMTY_STATE_DONE) {
+      q->done = q->running_op;
+      q->running_op = 0;
+    } else {
+      queue_fault(fw, q->running_op);
+      return;
+    }
+  }
+  while (q->count) {
+    struct fw_op *o = &q->op[q->head];
+    if (o->kind == FW_OP_WRITE) {
+      mem_put(o->addr, (const uint8_t *)(q->stage + o->at), o->len);
+      q->stage_head = o->at + stage_words(o->len);
+      if (--q->staged == 0)
+        q->stage_head = q->stage_tail = 0;
+    } else {
+      bool keep = (o->flags & SIMTY_LAUNCH_F_CONTINUE) != 0;
+      if (keep) {
+        /* The console keeps its records across the start: the core's FIFO
+         * (which a core reset empties) must have been taken first. */
+        fw_console_poll(fw);
+        if ((hal_reg_read(SIMTY_MMIO_CONSOLE_STATUS) & 0xFFFFu) != 0)
+          return; /* the host drains the console first */
+        for (uint32_t i = 0; i < SIMTY_CTR_COUNT; i++)
+          q->acc[i] = seq_counter(fw, i);
+      } else {
+        memset(q->acc, 0, sizeof q->acc);
+      }
+      uint32_t head = fw->console.head, count = fw->console.count;
+      uint32_t detail = 0;
+      int st = fw_launch_start(fw, o->addr, o->len, o->at, o->data_end,
+                               o->timeout, o->stack_log2, &detail);
+      if (keep) {
+        fw->console.head = head;
+        fw->console.count = count;
+      }
+      uint32_t number = o->number;
+      q->head = q->head + 1u == FW_QUEUE_DEPTH ? 0 : q->head + 1u;
+      q->count--;
+      if (st != SIMTY_ST_OK) {
+        /* Checked when queued: only a core that does not reset gets
+         * here. */
+        queue_fault(fw, number);
+        return;
+      }
+      q->running_op = number;
+      return;
+    }
+    q->done = o->number;
+    q->head = q->head + 1u == FW_QUEUE_DEPTH ? 0 : q->head + 1u;
+    q->count--;
+  }
+}
+
+static struct fw_op *queue_push(struct fw *fw)
+{
+  struct fw_queue *q = &fw->queue;
+  uint32_t i = q->head + q->count;
+  if (i >= FW_QUEUE_DEPTH)
+    i -= FW_QUEUE_DEPTH;
+  q->count++;
+  struct fw_op *o = &q->op[i];
+  memset(o, 0, sizeof *o);
+  o->number = ++q->accepted;
+  return o;
+}
+
+/* LAUNCH's checks (docs/protocol.md), made when it is accepted so that a
+ * queued launch is refused at once, not when its turn comes. */
+static int check_launch(const struct fw *fw, uint32_t entry, uint32_t nthreads,
+                        uint32_t data_end, uint32_t stack_log2, uint32_t flags,
+                        uint32_t *detail)
+{
+  const struct fw_core *c = &fw->core;
+  *detail = 0;
+  if ((entry & 3u) != 0 || entry < SIMTY_CODE_BASE ||
+      entry - SIMTY_CODE_BASE >= c->code_size) {
+    *detail = SIMTY_LAUNCH_ENTRY;
+    return SIMTY_ST_BAD_ARGUMENT;
+  }
+  if (nthreads == 0 || nthreads > SIMTY_MAX_THREADS) {
+    *detail = SIMTY_LAUNCH_NTHREADS;
+    return SIMTY_ST_BAD_ARGUMENT;
+  }
+  if (data_end < SIMTY_DATA_BASE || data_end - SIMTY_DATA_BASE > c->data_size) {
+    *detail = SIMTY_LAUNCH_DATA_END;
+    return SIMTY_ST_BAD_ARGUMENT;
+  }
+  if (stack_log2 < SIMTY_STACK_LOG2_MIN || stack_log2 > SIMTY_STACK_LOG2_MAX) {
+    *detail = SIMTY_LAUNCH_STACK_LOG2;
+    return SIMTY_ST_BAD_ARGUMENT;
+  }
+  if (flags & ~SIMTY_LAUNCH_F_MASK) {
+    *detail = SIMTY_LAUNCH_FLAGS;
+    return SIMTY_ST_BAD_ARGUMENT;
+  }
+  uint32_t stack_top = SIMTY_DATA_BASE + c->data_size;
+  uint64_t stacks = (uint64_t)(c->warps * c->lanes) << stack_log2;
+  if (stacks > (uint64_t)(stack_top - data_end)) {
+    *detail = (uint32_t)((uint64_t)stack_top - stacks);
+    return SIMTY_ST_STACK_OVERLAP;
+  }
+  return SIMTY_ST_OK;
+}
+
 /* ---- Responses ---- */
 
 /* A request being executed: where it is and where its answer goes. */
@@ -230,6 +423,7 @@ static uint32_t put_console(struct fw *fw, uint32_t addr, uint32_t room)
 static uint32_t put_status(struct fw *fw, uint32_t addr, uint32_t flags)
 {
   const struct fw_launch *l = &fw->launch;
+  queue_step(fw); /* a launch that just ended is accounted for */
   uint8_t *out = fw->scratch.b;
   fw_console_poll(fw);
   memset(out, 0, SIMTY_SR_SIZE);
@@ -246,10 +440,18 @@ static uint32_t put_status(struct fw *fw, uint32_t addr, uint32_t flags)
     simty_put_u32(out + SIMTY_SR_FAULT_ADDR, l->fault_addr);
   }
   simty_put_u64(out + SIMTY_SR_ELAPSED, fw_launch_elapsed(fw));
+  const struct fw_queue *q = &fw->queue;
+  simty_put_u32(out + SIMTY_SR_OPS_ACCEPTED, q->accepted);
+  simty_put_u32(out + SIMTY_SR_OPS_DONE, q->done);
+  simty_put_u32(out + SIMTY_SR_FAULT_OP, q->fault_op);
+  simty_put_u16(out + SIMTY_SR_QUEUED, (uint16_t)q->count);
+  simty_put_u16(out + SIMTY_SR_CANCELLED, (uint16_t)q->cancelled);
+  /* The host now knows: new work is taken again. */
+  fw->queue.failed = false;
   uint32_t n = SIMTY_SR_SIZE;
   if (flags & SIMTY_WANT_COUNTERS) {
     for (uint32_t i = 0; i < SIMTY_CTR_COUNT; i++, n += 8u)
-      simty_put_u64(out + n, fw_counter(i));
+      simty_put_u64(out + n, seq_counter(fw, i));
   }
   put_scratch(fw, addr, n);
   if (flags & SIMTY_WANT_CONSOLE)
@@ -280,6 +482,8 @@ static bool answer_wait(struct fw *fw, uint32_t *busy)
   reply(fw, busy, &r, SIMTY_ST_OK, n);
   return true;
 }
+
+static bool wait_due(struct fw *fw);
 
 /* ---- Memory access checks ---- */
 
@@ -315,6 +519,7 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
   uint8_t *out = fw->scratch.b;
   uint16_t len = r->len;
   bool running = fw->launch.state == SIMTY_STATE_RUNNING;
+  bool busy_q = queue_busy(fw);
   uint32_t detail = 0;
   int st;
 
@@ -327,6 +532,11 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
   for (uint32_t i = 0; i < (nb + 3u) / 4u; i++)
     r->p.w[i] = hal_link_read32(r->rx + SIMTY_HDR_SIZE + 4u * i);
   fw->requests++;
+  /* After a QUEUE_FULL, the WRITEs and LAUNCHes the host had pipelined
+   * behind the refused one are refused too (so that none of them runs
+   * before it); any other command ends that. */
+  if (r->cmd != SIMTY_CMD_WRITE && r->cmd != SIMTY_CMD_LAUNCH)
+    fw->queue.full = false;
 
 #define EXPECT_LENGTH(ok, want)                                                \
   do {                                                                         \
@@ -358,6 +568,8 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     simty_put_u32(out + SIMTY_INFO_HW_VERSION,
                   hal_reg_read(SIMTY_MMIO_HW_VERSION));
     simty_put_u32(out + SIMTY_INFO_HW_BUILD, hal_reg_read(SIMTY_MMIO_HW_BUILD));
+    simty_put_u16(out + SIMTY_INFO_QUEUE_DEPTH, FW_QUEUE_DEPTH);
+    simty_put_u32(out + SIMTY_INFO_STAGE_BYTES, FW_STAGE_BYTES);
     put_scratch(fw, pay, SIMTY_INFO_SIZE);
     reply(fw, busy, r, SIMTY_ST_OK, SIMTY_INFO_SIZE);
     return;
@@ -369,13 +581,39 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     uint32_t addr = simty_get_u32(p + SIMTY_WRITE_ADDR);
     uint32_t n = len - SIMTY_WRITE_DATA;
     st = check_range(fw, addr, n);
-    if (st == SIMTY_ST_OK && running)
-      st = SIMTY_ST_BUSY;
-    if (st != SIMTY_ST_OK) {
-      reply_error(fw, busy, r, (uint8_t)st, addr);
+    if (st != SIMTY_ST_OK || fw->queue.failed) {
+      /* A fault ended the queue behind which the host sent this: until a
+       * status record has told it so, its later work is refused. */
+      reply_error(fw, busy, r, st ? (uint8_t)st : SIMTY_ST_CANCELLED,
+                  st ? addr : fw->queue.fault_op);
       return;
     }
-    copy(addr, r->rx + SIMTY_HDR_SIZE + SIMTY_WRITE_DATA, n);
+    if (!busy_q && !fw->queue.full) {
+      copy(addr, r->rx + SIMTY_HDR_SIZE + SIMTY_WRITE_DATA, n);
+      fw->queue.done = ++fw->queue.accepted;
+      reply(fw, busy, r, SIMTY_ST_OK, 0);
+      return;
+    }
+    /* Behind a launch: the data waits in the stage until its turn. */
+    struct fw_queue *q = &fw->queue;
+    int32_t at = stage_alloc(q, stage_words(n));
+    if (q->count == FW_QUEUE_DEPTH || at < 0 || q->full) {
+      q->full = true;
+      reply_error(fw, busy, r, SIMTY_ST_QUEUE_FULL, q->count);
+      return;
+    }
+    uint32_t src = r->rx + SIMTY_HDR_SIZE + SIMTY_WRITE_DATA;
+    for (uint32_t i = 0; i < stage_words(n); i++)
+      q->stage[(uint32_t)at + i] = hal_link_read32(src + 4u * i);
+    q->stage_tail = (uint32_t)at + stage_words(n);
+    if (q->stage_tail == FW_STAGE_BYTES / 4u)
+      q->stage_tail = 0;
+    q->staged++;
+    struct fw_op *o = queue_push(fw);
+    o->kind = FW_OP_WRITE;
+    o->addr = addr;
+    o->len = n;
+    o->at = (uint32_t)at;
     reply(fw, busy, r, SIMTY_ST_OK, 0);
     return;
   }
@@ -388,7 +626,7 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
       return;
     }
     st = check_range(fw, addr, n);
-    if (st == SIMTY_ST_OK && running)
+    if (st == SIMTY_ST_OK && busy_q)
       st = SIMTY_ST_BUSY;
     if (st != SIMTY_ST_OK) {
       reply_error(fw, busy, r, (uint8_t)st, addr);
@@ -400,18 +638,52 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
   }
   case SIMTY_CMD_LAUNCH: {
     EXPECT_LENGTH(len == SIMTY_LAUNCH_SIZE, SIMTY_LAUNCH_SIZE);
-    st = fw_launch_start(fw, simty_get_u32(p + SIMTY_LAUNCH_ENTRY),
-                         simty_get_u32(p + SIMTY_LAUNCH_NTHREADS),
-                         simty_get_u32(p + SIMTY_LAUNCH_ARGS),
-                         simty_get_u32(p + SIMTY_LAUNCH_DATA_END),
-                         simty_get_u64(p + SIMTY_LAUNCH_TIMEOUT),
-                         p[SIMTY_LAUNCH_STACK_LOG2], &detail);
+    uint32_t flags = p[SIMTY_LAUNCH_FLAGS];
+    st = check_launch(fw, simty_get_u32(p + SIMTY_LAUNCH_ENTRY),
+                      simty_get_u32(p + SIMTY_LAUNCH_NTHREADS),
+                      simty_get_u32(p + SIMTY_LAUNCH_DATA_END),
+                      p[SIMTY_LAUNCH_STACK_LOG2], flags, &detail);
+    struct fw_queue *q = &fw->queue;
+    if (st == SIMTY_ST_OK && q->failed) {
+      st = SIMTY_ST_CANCELLED;
+      detail = q->fault_op;
+    } else if (st == SIMTY_ST_OK && (q->count == FW_QUEUE_DEPTH || q->full)) {
+      q->full = true;
+      st = SIMTY_ST_QUEUE_FULL;
+      detail = q->count;
+    }
     if (st != SIMTY_ST_OK) {
       reply_error(fw, busy, r, (uint8_t)st, detail);
       return;
     }
-    hal_link_write32(pay + SIMTY_LAUNCHED_ID, fw->launch.id);
-    hal_link_write32(pay + SIMTY_LAUNCHED_STACK_TOP, fw->launch.stack_top);
+    /* Its id: one past the running launch's and those queued ahead. */
+    uint32_t ahead = q->count, id = fw->launch.id + 1u;
+    for (uint32_t i = 0, k = q->head; i < q->count; i++) {
+      id += q->op[k].kind == FW_OP_LAUNCH;
+      k = k + 1u == FW_QUEUE_DEPTH ? 0 : k + 1u;
+    }
+    struct fw_op *o = queue_push(fw);
+    o->kind = FW_OP_LAUNCH;
+    o->flags = (uint8_t)flags;
+    o->stack_log2 = p[SIMTY_LAUNCH_STACK_LOG2];
+    o->addr = simty_get_u32(p + SIMTY_LAUNCH_ENTRY);
+    o->len = simty_get_u32(p + SIMTY_LAUNCH_NTHREADS);
+    o->at = simty_get_u32(p + SIMTY_LAUNCH_ARGS);
+    o->data_end = simty_get_u32(p + SIMTY_LAUNCH_DATA_END);
+    o->timeout = simty_get_u64(p + SIMTY_LAUNCH_TIMEOUT);
+    uint32_t number = o->number;
+    if (!running)
+      queue_step(fw); /* nothing ahead of it runs: it may start now */
+    if (ahead == 0 && q->fault_op == number) {
+      /* It could not start (a core that does not reset). */
+      reply_error(fw, busy, r, SIMTY_ST_INTERNAL, 0);
+      return;
+    }
+    hal_link_write32(pay + SIMTY_LAUNCHED_ID, id);
+    hal_link_write32(pay + SIMTY_LAUNCHED_STACK_TOP,
+                     SIMTY_DATA_BASE + fw->core.data_size);
+    hal_link_write32(pay + SIMTY_LAUNCHED_OP, number);
+    hal_link_write32(pay + SIMTY_LAUNCHED_QUEUED, ahead);
     reply(fw, busy, r, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE);
     return;
   }
@@ -426,14 +698,21 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     return;
   }
   case SIMTY_CMD_WAIT: {
-    EXPECT_LENGTH(len == SIMTY_WAIT_REQ_SIZE, SIMTY_WAIT_REQ_SIZE);
+    EXPECT_LENGTH(len == SIMTY_WAIT_REQ_SIZE ||
+                      len == SIMTY_WAIT_REQ_SIZE_UNTIL,
+                  SIMTY_WAIT_REQ_SIZE);
     uint32_t ms = simty_get_u32(p + SIMTY_WAIT_MS);
+    fw->wait_until =
+        len == SIMTY_WAIT_REQ_SIZE_UNTIL ? simty_get_u32(p + SIMTY_WAIT_UNTIL)
+                                         : 0;
     uint32_t flags = simty_get_u32(p + SIMTY_WAIT_FLAGS);
     if (flags & ~SIMTY_WANT_MASK) {
       reply_error(fw, busy, r, SIMTY_ST_BAD_ARGUMENT, SIMTY_WAIT_FLAGS);
       return;
     }
-    if (running && ms != 0) {
+    fw->wait_deadline = fw_timer() + (uint64_t)ms * fw->core.cycles_per_ms;
+    fw_console_poll(fw);
+    if (busy_q && ms != 0 && !wait_due(fw)) {
       /* Answered by link_poll() (or by the next request). */
       struct fw_slot *s = &fw->slot[r->j];
       s->seq = r->seq;
@@ -442,7 +721,6 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
       fw->wait_parked = true;
       fw->wait_seq = r->seq;
       fw->wait_flags = flags;
-      fw->wait_deadline = fw_timer() + (uint64_t)ms * fw->core.cycles_per_ms;
       return;
     }
     reply(fw, busy, r, SIMTY_ST_OK, put_status(fw, pay, flags));
@@ -450,11 +728,19 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
   }
   case SIMTY_CMD_ABORT:
     EXPECT_LENGTH(len == 0, 0);
-    if (!running) {
+    if (!busy_q) {
       reply_error(fw, busy, r, SIMTY_ST_NO_LAUNCH, fw->launch.state);
       return;
     }
-    fw_launch_abort(fw);
+    /* The running launch ends ABORTED; whatever is queued is cancelled
+     * (the sequence ends with the running launch, or with the first
+     * queued operation when none runs). */
+    if (running) {
+      fw_launch_abort(fw);
+      queue_fault(fw, fw->queue.running_op);
+    } else {
+      queue_fault(fw, fw->queue.op[fw->queue.head].number);
+    }
     reply(fw, busy, r, SIMTY_ST_OK, put_status(fw, pay, 0));
     return;
   case SIMTY_CMD_COUNTERS: {
@@ -477,13 +763,17 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
     out[3] = 0;
     for (uint32_t i = 0; i < count; i++)
       simty_put_u64(out + SIMTY_COUNTERS_VALUES + 8u * i,
-                    fw_counter(first + i));
+                    seq_counter(fw, first + i));
     put_scratch(fw, pay, SIMTY_COUNTERS_VALUES + 8u * count);
     reply(fw, busy, r, SIMTY_ST_OK, SIMTY_COUNTERS_VALUES + 8u * count);
     return;
   }
   case SIMTY_CMD_RESET:
     EXPECT_LENGTH(len == 0, 0);
+    fw->queue.running_op = 0;
+    fw->queue.failed = false;
+    queue_cancel(fw);
+    memset(fw->queue.acc, 0, sizeof fw->queue.acc);
     st = fw_core_reset(fw);
     if (st != SIMTY_ST_OK) {
       reply_error(fw, busy, r, (uint8_t)st, 0);
@@ -587,9 +877,16 @@ static bool wait_due(struct fw *fw)
 {
   /* A console buffer half full returns early so that the host drains it
    * before printing threads stall on it. */
-  return fw->launch.state != SIMTY_STATE_RUNNING ||
-         fw->console.count >= FW_CONSOLE_RECORDS / 2u ||
-         fw_timer() >= fw->wait_deadline;
+  if (fw->console.count >= FW_CONSOLE_RECORDS / 2u ||
+      fw_timer() >= fw->wait_deadline)
+    return true;
+  if (fw->wait_until && (int32_t)(fw->queue.done - fw->wait_until) >= 0)
+    return true;
+  if (fw->launch.state == SIMTY_STATE_RUNNING)
+    return false;
+  /* Nothing runs: the queue is empty, or its next launch waits for the
+   * host to take the console records of the launches before it. */
+  return fw->queue.count == 0 || fw->console.count != 0;
 }
 
 /* ---- The poll loop ---- */
@@ -613,10 +910,15 @@ static void link_poll(struct fw *fw)
 void fw_poll(struct fw *fw)
 {
   fw_dispatch_poll(fw);
+  if (fw->launch.state != SIMTY_STATE_RUNNING)
+    queue_step(fw);
   /* A warp waits for its refill until the firmware looks: look often,
    * cheaply, and only now and then at everything else. */
   for (uint32_t i = 0;
        i < FW_REFILL_SPINS && fw->launch.state == SIMTY_STATE_RUNNING; i++)
     fw_dispatch_refill(fw);
+  /* The next queued launch starts in the poll that sees the last end. */
+  if (fw->launch.state != SIMTY_STATE_RUNNING)
+    queue_step(fw);
   link_poll(fw);
 }

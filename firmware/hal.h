@@ -6,8 +6,9 @@
  * frames and the firmware builds responses. The UART, the link engine,
  * the copy engine, the timer and the Simty core are all reached through
  * the registers, so a mocked register file tests the firmware down to
- * its register accesses. The firmware never touches CODE or DATA itself:
- * the copy engine moves WRITE and READ data.
+ * its register accesses. The copy engine moves WRITE and READ data; the
+ * firmware itself writes CODE and DATA only to run a queued WRITE, whose
+ * data it kept in its own RAM (hal_mem_write8/32).
  *
  * On the controller (the default) these are inline volatile accesses. With
  * FW_HOST defined they are ordinary functions a test or benchmark supplies.
@@ -26,6 +27,9 @@ void hal_reg_write(uint32_t offset, uint32_t value);
 /* addr: a word-aligned byte address inside LINKBUF. */
 uint32_t hal_link_read32(uint32_t addr);
 void hal_link_write32(uint32_t addr, uint32_t value);
+/* addr: inside populated CODE or DATA (word-aligned for write32). */
+void hal_mem_write8(uint32_t addr, uint8_t value);
+void hal_mem_write32(uint32_t addr, uint32_t value);
 
 #else
 
@@ -48,6 +52,17 @@ static inline uint32_t hal_link_read32(uint32_t addr)
 }
 
 static inline void hal_link_write32(uint32_t addr, uint32_t value)
+{
+  *(volatile uint32_t *)(uintptr_t)addr = value;
+}
+
+/* CODE and DATA: the controller's own stores (byte enables per lane). */
+static inline void hal_mem_write8(uint32_t addr, uint8_t value)
+{
+  *(volatile uint8_t *)(uintptr_t)addr = value;
+}
+
+static inline void hal_mem_write32(uint32_t addr, uint32_t value)
 {
   *(volatile uint32_t *)(uintptr_t)addr = value;
 }

@@ -25,7 +25,8 @@ HOSTLIB_HDRS := $(HOSTLIB_DIR)/include/simty.h $(HOSTLIB_DIR)/src/simty_internal
   $(HOSTLIB_DIR)/src/simty_elf.h hw/arch/simty_arch.h hw/model/simty_model.h
 HOSTLIB_SRCS := $(HOSTLIB_DIR)/src/simty_device.c $(HOSTLIB_DIR)/src/simty_kernel.c \
   $(HOSTLIB_DIR)/src/simty_alloc.c $(HOSTLIB_DIR)/src/backend_model.c \
-  $(HOSTLIB_DIR)/src/backend_link.c $(HOSTLIB_DIR)/src/simty_source.c
+  $(HOSTLIB_DIR)/src/backend_link.c $(HOSTLIB_DIR)/src/simty_source.c \
+  $(HOSTLIB_DIR)/src/simty_stream.c
 HOSTLIB_OBJS := $(patsubst $(HOSTLIB_DIR)/src/%.c,$(HOSTLIB_OBJ_DIR)/%.o,$(HOSTLIB_SRCS))
 
 $(HOSTLIB_OBJ_DIR)/%.o: $(HOSTLIB_DIR)/src/%.c $(HOSTLIB_HDRS) | $(HOSTLIB_OBJ_DIR)/
@@ -206,10 +207,14 @@ test-host-install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME)
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(HOST_INSTALL_DIR))/usr >/dev/null
 	sh $(HOST_TEST_DIR)/test_install.sh $(abspath $(HOST_INSTALL_DIR))
 
+$(BUILD)/tests/host/test_stream: $(HOST_TEST_DIR)/test_stream.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
+	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS)
+
 # The library, the CLI and an example against the simulated board.
 TEST_SUITES += host-sim
 .PHONY: test-host-sim
 test-host-sim: simty-sim $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
+    $(BUILD)/tests/host/test_stream \
     $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_sim.py $(BUILD)
 	python3 $(HOST_TEST_DIR)/test_sim_serve.py $(BUILD)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * simty_proto.h - the Simty host link protocol, version 2: command and
+ * simty_proto.h - the Simty host link protocol, version 3: command and
  * error codes, frame header layout and every payload layout, as byte
  * offsets (all multi-byte fields little-endian). docs/protocol.md is the
  * prose; this header is the one source of the numbers, shared by the
@@ -14,7 +14,7 @@
 /* A build may claim another version (-DSIMTY_PROTO_VERSION=N), as the
  * version-mismatch test does to stand for a device of another release. */
 #ifndef SIMTY_PROTO_VERSION
-#define SIMTY_PROTO_VERSION 2u
+#define SIMTY_PROTO_VERSION 3u
 #endif
 
 /* ---- Frame (before COBS) ----
@@ -78,7 +78,9 @@ enum simty_command {
   X(BAD_ARGUMENT, 9, "invalid argument")                                       \
   X(STACK_OVERLAP, 10, "thread stacks would overlap kernel data")              \
   X(INTERNAL, 11, "device internal error")                                    \
-  X(SEQUENCE, 12, "request out of order")
+  X(SEQUENCE, 12, "request out of order")                                     \
+  X(QUEUE_FULL, 13, "the device's work queue is full")                       \
+  X(CANCELLED, 14, "refused: a fault ended the work queue, not yet reported")
 
 enum simty_link_status {
 #define SIMTY_X_(name, code, text) SIMTY_ST_##name = code,
@@ -87,7 +89,7 @@ enum simty_link_status {
 };
 #define SIMTY_ERROR_PAYLOAD 4u
 
-/* ---- INFO: request empty; response 48 bytes ---- */
+/* ---- INFO: request empty; response 56 bytes ---- */
 #define SIMTY_INFO_PROTO_VERSION 0 /* u8 */
 #define SIMTY_INFO_COUNTER_COUNT 1 /* u8 */
 #define SIMTY_INFO_MAX_PAYLOAD 2   /* u16 */
@@ -104,7 +106,10 @@ enum simty_link_status {
 #define SIMTY_INFO_LINK_FLAGS 38   /* u16 SIMTY_LINK_FLAG_* */
 #define SIMTY_INFO_HW_VERSION 40   /* u32 SoC version register */
 #define SIMTY_INFO_HW_BUILD 44     /* u32 SoC build identifier */
-#define SIMTY_INFO_SIZE 48u
+#define SIMTY_INFO_QUEUE_DEPTH 48  /* u16 operations the work queue holds */
+#define SIMTY_INFO_RESERVED2 50    /* u16 0 */
+#define SIMTY_INFO_STAGE_BYTES 52  /* u32 bytes of queued WRITE data it holds */
+#define SIMTY_INFO_SIZE 56u
 #define SIMTY_LINK_FLAG_ENGINE 0x1u /* frames handled by the link engine */
 /* Largest window the protocol allows (INFO reports the device's). */
 #define SIMTY_MAX_WINDOW 16u
@@ -127,11 +132,18 @@ enum simty_link_status {
 #define SIMTY_LAUNCH_DATA_END 12   /* u32, the kernel's _end */
 #define SIMTY_LAUNCH_TIMEOUT 16    /* u64, core cycles, 0 = none */
 #define SIMTY_LAUNCH_STACK_LOG2 24 /* u8 */
-#define SIMTY_LAUNCH_RESERVED 25   /* 7 bytes of 0 */
+#define SIMTY_LAUNCH_FLAGS 25      /* u8 SIMTY_LAUNCH_F_* */
+#define SIMTY_LAUNCH_RESERVED 26   /* 6 bytes of 0 */
 #define SIMTY_LAUNCH_SIZE 32u
-#define SIMTY_LAUNCHED_ID 0        /* u32 launch id */
+/* The launch continues the sequence of the launch before it: the counters
+ * add up (cct_peak: the maximum) and the console keeps its records. */
+#define SIMTY_LAUNCH_F_CONTINUE 0x1u
+#define SIMTY_LAUNCH_F_MASK 0x1u
+#define SIMTY_LAUNCHED_ID 0        /* u32 launch id (once it starts) */
 #define SIMTY_LAUNCHED_STACK_TOP 4 /* u32 */
-#define SIMTY_LAUNCHED_SIZE 8u
+#define SIMTY_LAUNCHED_OP 8        /* u32 its operation number */
+#define SIMTY_LAUNCHED_QUEUED 12   /* u32 operations queued ahead of it */
+#define SIMTY_LAUNCHED_SIZE 16u
 
 /* ---- STATUS: request u32 flags; WAIT: request u32 wait_ms, u32 flags.
  * Both answer a status record, then the optional sections the flags
@@ -141,11 +153,14 @@ enum simty_link_status {
 #define SIMTY_WAIT_MS 0
 #define SIMTY_WAIT_FLAGS 4
 #define SIMTY_WAIT_REQ_SIZE 8u
+#define SIMTY_WAIT_UNTIL 8 /* u32, optional (12-byte request): also answer
+                              once operation `until` has completed */
+#define SIMTY_WAIT_REQ_SIZE_UNTIL 12u
 #define SIMTY_WANT_COUNTERS 0x1u /* append every counter, u64 each */
 #define SIMTY_WANT_CONSOLE 0x2u  /* append a console section */
 #define SIMTY_WANT_MASK 0x3u
 
-/* Status record (48 bytes). */
+/* Status record (64 bytes). */
 #define SIMTY_SR_STATE 0            /* u8, enum simty_launch_state */
 #define SIMTY_SR_CAUSE 1            /* u8, simty_fault_cause */
 #define SIMTY_SR_RESERVED 2         /* u16 0 */
@@ -159,7 +174,16 @@ enum simty_link_status {
 #define SIMTY_SR_FAULT_ADDR 32      /* u32 */
 #define SIMTY_SR_CONSOLE_PENDING 36 /* u32 console records waiting */
 #define SIMTY_SR_ELAPSED 40         /* u64 cycles since the launch began */
-#define SIMTY_SR_SIZE 48u
+/* The work queue (docs/protocol.md section 3, "Queued work"). Operation
+ * numbers count accepted WRITEs and LAUNCHes from 1 at power-up. */
+#define SIMTY_SR_OPS_ACCEPTED 48 /* u32 number of the last accepted op */
+#define SIMTY_SR_OPS_DONE 52     /* u32 number of the last completed op */
+#define SIMTY_SR_FAULT_OP 56     /* u32 op that ended the last sequence
+                                    (fault, time-out, abort); 0 none */
+#define SIMTY_SR_QUEUED 60       /* u16 ops accepted, not yet started */
+#define SIMTY_SR_CANCELLED 62    /* u16 ops the last fault/abort/RESET
+                                    removed unrun */
+#define SIMTY_SR_SIZE 64u
 
 enum simty_launch_state {
   SIMTY_STATE_IDLE = 0,    /* no launch since power-up or RESET */

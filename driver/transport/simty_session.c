@@ -59,7 +59,10 @@ int simty_session_status_error(unsigned status)
   case SIMTY_ST_PROTECTED:
     return SIMTY_ERANGE;
   case SIMTY_ST_BUSY:
+  case SIMTY_ST_QUEUE_FULL:
     return SIMTY_EBUSY;
+  case SIMTY_ST_CANCELLED:
+    return SIMTY_EFAULT;
   case SIMTY_ST_NO_LAUNCH:
     return SIMTY_ENOLAUNCH;
   case SIMTY_ST_BAD_ARGUMENT:
@@ -390,8 +393,15 @@ static int handle_frame(struct simty_session *s, int *answered)
 }
 
 /* Waits for one event until the oldest outstanding request's deadline
- * and handles it. */
+ * (or `cap`, if earlier: then nothing is retransmitted) and handles it. */
+static int step_cap(struct simty_session *s, uint64_t cap);
+
 static int step(struct simty_session *s)
+{
+  return step_cap(s, UINT64_MAX);
+}
+
+static int step_cap(struct simty_session *s, uint64_t cap)
 {
   int oldest = -1;
   for (unsigned i = 0; i < s->count && oldest < 0; i++)
@@ -404,9 +414,11 @@ static int step(struct simty_session *s)
    * transport's buffers: they would be sent twice. */
   uint64_t deadline = x->deadline > s->tx_free_ns ? x->deadline : s->tx_free_ns;
   enum simty_link_event ev = SIMTY_LINK_NONE;
-  int e = next_event(s, deadline, &ev);
+  int e = next_event(s, deadline < cap ? deadline : cap, &ev);
   if (e < 0)
     return fail_window(s, e);
+  if (e == 0 && cap < deadline)
+    return 0;
   if (e == 0) {
     s->timeouts++;
     return retransmit_from(s, (unsigned)oldest, 0);
@@ -579,6 +591,16 @@ int simty_session_submit(struct simty_session *s, uint8_t command,
       return e;
   }
   return submit(s, command, payload, len, resp_max, extra_ms, ticket);
+}
+
+int simty_session_poll(struct simty_session *s, uint64_t until_ns)
+{
+  while (s->count && s->slot[s->head].state == SIMTY_SLOT_SENT) {
+    if (simty__transport_now_ns() >= until_ns)
+      return 0;
+    step_cap(s, until_ns);
+  }
+  return 1;
 }
 
 int simty_session_complete(struct simty_session *s, unsigned *ticket)

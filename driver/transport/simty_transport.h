@@ -102,7 +102,7 @@ int simty_usb_parse(const char *rest, struct simty_usb_params *p, char *err,
 int simty_transport_usb(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size);
 
-/* ---- The host link layer (protocol v2, docs/protocol.md section 2) ----
+/* ---- The host link layer (protocol v3, docs/protocol.md section 2) ----
  *
  * A session keeps a window of requests in flight: up to the device's
  * `window` (INFO) requests sent and not yet collected, with consecutive
@@ -240,6 +240,14 @@ int simty_session_submit(struct simty_session *s, uint8_t command,
  * when the window is empty.
  */
 int simty_session_complete(struct simty_session *s, unsigned *ticket);
+
+/*
+ * Waits until the oldest request of the window has its answer (1; it is
+ * not taken out: simty_session_complete() does that) or until_ns
+ * (CLOCK_MONOTONIC) passes first (0; nothing is retransmitted on that
+ * account). 1 as well when the window is empty or has failed.
+ */
+int simty_session_poll(struct simty_session *s, uint64_t until_ns);
 
 /*
  * One blocking request (the window must be empty): submit, then complete.

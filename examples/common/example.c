@@ -140,7 +140,7 @@ uint32_t example_upload(struct example *ex, const void *src, size_t size)
       memset(fill, 0xA5, size);
       src = fill;
     }
-    e = simty_write(ex->dev, addr, src, size);
+    e = simty_write_async(ex->dev, addr, src, size, NULL);
     free(fill);
     if (e)
       example_die(ex, e, "cannot write device memory");
@@ -185,6 +185,56 @@ void example_run(struct example *ex, const void *args, size_t args_size,
 #undef SUM_
   ex->total.lanes = c.lanes;
   ex->launches++;
+}
+
+void example_submit(struct example *ex, const void *args, size_t args_size,
+                    uint32_t nthreads)
+{
+  struct simty_launch_config cfg = {
+      .nthreads = nthreads, .args = args, .args_size = args_size};
+  int e = simty_launch_async(ex->kernel, &cfg, NULL);
+  if (e == SIMTY_EFAULT) {
+    struct simty_fault f;
+    char text[160];
+    simty_get_fault(ex->dev, &f);
+    simty_fault_format(&f, text, sizeof(text));
+    fprintf(stderr, "%s: FAIL: the kernel faulted: %s\n", ex->name, text);
+    exit(EXAMPLE_FAULT);
+  }
+  if (e)
+    example_die(ex, e, "launch failed");
+  ex->submitted++;
+}
+
+void example_sync(struct example *ex)
+{
+  int e = simty_sync(ex->dev, ex->timeout_ms);
+  if (e == SIMTY_EFAULT) {
+    struct simty_fault f;
+    char text[160];
+    simty_get_fault(ex->dev, &f);
+    simty_fault_format(&f, text, sizeof(text));
+    fprintf(stderr, "%s: FAIL: the kernel faulted: %s\n", ex->name, text);
+    exit(EXAMPLE_FAULT);
+  }
+  if (e)
+    example_die(ex, e, "waiting for the launches failed");
+  if (!ex->submitted)
+    return;
+  /* The counters of a sequence cover all its launches. */
+  struct simty_counters c;
+  e = simty_get_counters(ex->dev, &c);
+  if (e)
+    example_die(ex, e, "cannot read the counters");
+#define SUM_(name, index, text)                                              \
+  ex->total.name = index == SIMTY_CTR_cct_peak                               \
+                       ? (c.name > ex->total.name ? c.name : ex->total.name) \
+                       : ex->total.name + c.name;
+  SIMTY_COUNTER_MAP(SUM_)
+#undef SUM_
+  ex->total.lanes = c.lanes;
+  ex->launches += ex->submitted;
+  ex->submitted = 0;
 }
 
 uint64_t example_compare(struct example *ex, const char *what,

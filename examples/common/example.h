@@ -41,6 +41,7 @@ struct example {
   uint64_t rng;       /* state of example_rand() */
   int timeout_ms;     /* per launch */
   unsigned launches;  /* launches run so far */
+  unsigned submitted; /* launches submitted since the last example_sync() */
   struct simty_counters total; /* summed over launches (cct_peak: max) */
 };
 
@@ -76,6 +77,14 @@ void example_run(struct example *ex, const void *args, size_t args_size,
 
 /* Compares n 32-bit words; prints the first few mismatches. Returns the
  * number of mismatching words. */
+/* Submits a launch to the device's stream without waiting for it (the
+ * device starts it as soon as the work before it ends); exits as
+ * example_run() on failure. example_sync() waits for everything
+ * submitted and adds the sequence's counters to the total. */
+void example_submit(struct example *ex, const void *args, size_t args_size,
+                    uint32_t nthreads);
+void example_sync(struct example *ex);
+
 uint64_t example_compare(struct example *ex, const char *what,
                          const int32_t *got, const int32_t *want,
                          uint64_t n);

@@ -3,9 +3,10 @@
  * host.c - nw: Needleman-Wunsch global alignment scores of two random DNA
  * sequences of length n, one launch per anti-diagonal of the score matrix
  * (2n - 1 launches, each cell of a diagonal on its own thread), the whole
- * matrix checked word for word against the CPU. The default n is small
- * because every launch and every byte costs time on a device behind a
- * serial link.
+ * matrix checked word for word against the CPU. The launches go to the
+ * device's stream in one submission: each starts as soon as the one
+ * before it ends, with no host round trip between them. The default n is
+ * small because every byte costs time on a device behind a serial link.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +80,9 @@ int main(int argc, char **argv)
     args.diag = dev_h + 4 * nw_diag_base(n, d);
     args.prev = dev_h + 4 * nw_diag_base(n, d - 1);
     args.prev2 = dev_h + 4 * nw_diag_base(n, d - 2);
-    example_run(&ex, &args, sizeof(args), last - first + 1);
+    example_submit(&ex, &args, sizeof(args), last - first + 1);
   }
+  example_sync(&ex);
   example_download(&ex, dev_h, h, words * sizeof(*h));
   uint64_t bad = example_compare(&ex, "h", h, want, words);
   char summary[96];

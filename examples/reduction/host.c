@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "example.h"
 #include "reduction.h"
@@ -37,9 +38,13 @@ int main(int argc, char **argv)
     total += (uint32_t)data[i];
   }
 
-  /* Even a single element takes one pass, so the kernel always runs. */
+  /* Even a single element takes one pass, so the kernel always runs.
+   * Every pass goes to the device's stream at once, each into its own
+   * buffer, and every buffer comes back in the same stream: one wait. */
   uint64_t bad = 0;
   uint32_t count = n, passes = 0;
+  uint32_t threads_of[32];
+  int32_t *partial[32];
   uint32_t src = example_upload(&ex, data, n * sizeof(*data));
   do {
     uint32_t threads = (count + REDUCTION_FAN_IN - 1) / REDUCTION_FAN_IN;
@@ -48,24 +53,42 @@ int main(int argc, char **argv)
         .in = src,
         .out = example_upload(&ex, NULL, threads * sizeof(int32_t)),
     };
-    example_run(&ex, &args, sizeof(args), threads);
-    /* The CPU does the same pass on its own copy of the previous level. */
+    example_submit(&ex, &args, sizeof(args), threads);
+    partial[passes] = malloc(threads * sizeof(int32_t));
+    if (!partial[passes]) {
+      fprintf(stderr, "reduction: out of host memory\n");
+      return EXAMPLE_DEVICE_ERROR;
+    }
+    int e = simty_read_async(ex.dev, args.out, partial[passes],
+                             threads * sizeof(int32_t), NULL);
+    if (e)
+      example_die(&ex, e, "cannot read device memory");
+    threads_of[passes] = threads;
+    src = args.out;
+    count = threads;
+    passes++;
+  } while (count > 1);
+  example_sync(&ex);
+  /* The CPU does the same passes on its own copy of each level. */
+  count = n;
+  for (uint32_t p = 0; p < passes; p++) {
+    uint32_t threads = threads_of[p];
     for (uint32_t t = 0; t < threads; t++) {
       uint32_t sum = 0;
       for (uint32_t i = t; i < count; i += threads)
         sum += (uint32_t)data[i];
       want[t] = (int32_t)sum;
     }
-    example_download(&ex, args.out, got, threads * sizeof(int32_t));
     char what[32];
-    snprintf(what, sizeof(what), "pass%u", passes);
-    bad += example_compare(&ex, what, got, want, threads);
+    snprintf(what, sizeof(what), "pass%u", p);
+    bad += example_compare(&ex, what, partial[p], want, threads);
     for (uint32_t t = 0; t < threads; t++)
       data[t] = want[t];
-    src = args.out;
     count = threads;
-    passes++;
-  } while (count > 1);
+  }
+  memcpy(got, partial[passes - 1], sizeof(int32_t));
+  for (uint32_t p = 0; p < passes; p++)
+    free(partial[p]);
   int32_t expected = (int32_t)total;
   bad += example_compare(&ex, "sum", got, &expected, 1);
 

@@ -286,6 +286,34 @@ static void copy_go(void)
     memmove(dst, src, n);
 }
 
+/* The controller's own stores to CODE and DATA (a queued WRITE). A store
+ * while the core runs is fine on the SoC (the core wins the RAM); here it
+ * is counted. */
+void hal_mem_write8(uint32_t addr, uint8_t value)
+{
+  uint8_t *p = mem_at(addr, 1);
+  if (!p) {
+    violate("controller store outside CODE and DATA", addr);
+    return;
+  }
+  *p = value;
+  mock.mem_stores++;
+}
+
+void hal_mem_write32(uint32_t addr, uint32_t value)
+{
+  uint8_t *p = mem_at(addr, 4);
+  if (!p || (addr & 3u)) {
+    violate("controller word store outside CODE/DATA or unaligned", addr);
+    return;
+  }
+  p[0] = (uint8_t)value;
+  p[1] = (uint8_t)(value >> 8);
+  p[2] = (uint8_t)(value >> 16);
+  p[3] = (uint8_t)(value >> 24);
+  mock.mem_stores++;
+}
+
 uint32_t hal_link_read32(uint32_t addr)
 {
   int i = slot_of(addr, 4);

@@ -102,6 +102,7 @@ struct mock {
   uint64_t frames_sent;
   uint32_t copy_src, copy_dst, copy_len, copy_left;
   uint64_t copies, copy_bytes;
+  uint64_t mem_stores; /* controller stores to CODE/DATA (queued WRITEs) */
   uint64_t rx_payload_reads; /* RX slot words read past header + 32 bytes */
   uint64_t link_writes;      /* TX slot words written by the firmware */
 

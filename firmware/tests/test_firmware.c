@@ -411,9 +411,9 @@ static void test_refill_during_link_traffic(void **state)
   uint16_t w = fw_host_send(&host, SIMTY_CMD_WRITE, big, sizeof big);
   uint16_t c = fw_host_send(&host, SIMTY_CMD_CONSOLE, (uint8_t[4]){0}, 4);
   uint64_t writes0 = mock.link_writes;
-  assert_true(fw_host_receive(&host, POLLS)); /* BUSY: a launch runs */
+  assert_true(fw_host_receive(&host, POLLS)); /* queued behind the launch */
   assert_int_equal(host.resp_seq, w);
-  assert_int_equal(host.status, SIMTY_ST_BUSY);
+  assert_int_equal(host.status, SIMTY_ST_OK);
   assert_true(fw_host_receive(&host, POLLS));
   assert_int_equal(host.resp_seq, c);
   uint16_t count = simty_get_u16(host.payload + SIMTY_CS_COUNT);
@@ -429,6 +429,9 @@ static void test_refill_during_link_traffic(void **state)
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   assert_int_equal(sr_u32(SIMTY_SR_DONE), nthreads);
   check_dispatches(0, nthreads, 4);
+  /* The queued WRITE ran once the launch had ended. */
+  for (size_t i = 4; i < sizeof big; i++)
+    assert_int_equal(mock.data[i - 4], 0xA5);
   /* The entry is written once per launch and kept by the register. */
   for (size_t i = 0; i < mock.nlog; i++)
     assert_int_equal(mock.log[i].pc, ENTRY);
@@ -649,28 +652,258 @@ static void test_duplicate_answered_from_cache(void **state)
   assert_int_equal(fw.requests, req + 2);
 }
 
+static uint8_t launch_req[SIMTY_LAUNCH_SIZE];
+
+static const uint8_t *launch_payload(uint32_t nthreads, uint32_t args,
+                                     uint8_t flags)
+{
+  memset(launch_req, 0, sizeof launch_req);
+  simty_put_u32(launch_req + SIMTY_LAUNCH_ENTRY, ENTRY);
+  simty_put_u32(launch_req + SIMTY_LAUNCH_NTHREADS, nthreads);
+  simty_put_u32(launch_req + SIMTY_LAUNCH_ARGS, args);
+  simty_put_u32(launch_req + SIMTY_LAUNCH_DATA_END, DATA_END);
+  launch_req[SIMTY_LAUNCH_STACK_LOG2] = 8;
+  launch_req[SIMTY_LAUNCH_FLAGS] = flags;
+  return launch_req;
+}
+
+static int queue_launch(uint32_t nthreads, uint32_t args, uint8_t flags)
+{
+  return call(SIMTY_CMD_LAUNCH, launch_payload(nthreads, args, flags),
+              SIMTY_LAUNCH_SIZE);
+}
+
+/* While a launch runs, WRITE and LAUNCH are queued; READ is BUSY; ABORT
+ * cancels the queue. */
 static void test_busy_while_running(void **state)
 {
   (void)state;
   mock.run_polls = 1000000;
   assert_int_equal(launch(40, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_OP), 1);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_QUEUED), 0);
   static uint8_t data0[MOCK_DATA_SIZE];
   memcpy(data0, mock.data, sizeof data0);
-  assert_int_equal(do_write(SIMTY_DATA_BASE, "q", 1), SIMTY_ST_BUSY);
-  assert_int_equal(do_write(SIMTY_CODE_BASE, "q", 1), SIMTY_ST_BUSY);
+  uint8_t code0 = mock.code[0];
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "q", 1), SIMTY_ST_OK);
+  assert_int_equal(do_write(SIMTY_CODE_BASE, "q", 1), SIMTY_ST_OK);
   assert_int_equal(do_read(SIMTY_DATA_BASE, 4), SIMTY_ST_BUSY);
-  assert_int_equal(launch(40, 0), SIMTY_ST_BUSY);
-  /* protection errors still win over BUSY */
+  assert_int_equal(launch(40, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 2);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_OP), 4);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_QUEUED), 2);
+  /* protection errors still win */
   assert_int_equal(do_write(SIMTY_FW_BASE, "q", 1), SIMTY_ST_PROTECTED);
   assert_memory_equal(mock.data, data0, sizeof data0);
+  assert_int_equal(mock.code[0], code0);
   assert_int_equal(mock.copies, 0);
+  assert_int_equal(mock.nlog, 4);
   /* STATUS, COUNTERS, INFO work while running */
   assert_int_equal(do_status(SIMTY_WANT_COUNTERS), SIMTY_ST_OK);
   assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
   assert_int_equal(host.length, SIMTY_SR_SIZE + 8u * SIMTY_CTR_COUNT);
+  assert_int_equal(sr_u32(SIMTY_SR_OPS_ACCEPTED), 4);
+  assert_int_equal(sr_u32(SIMTY_SR_OPS_DONE), 0);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_QUEUED), 3);
   assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_INFO_QUEUE_DEPTH),
+                   FW_QUEUE_DEPTH);
   assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_OP), 1);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_CANCELLED), 3);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_QUEUED), 0);
+  for (int i = 0; i < 100; i++)
+    fw_poll(&fw);
+  /* the cancelled operations never ran */
+  assert_memory_equal(mock.data, data0, sizeof data0);
+  assert_int_equal(mock.code[0], code0);
+  assert_int_equal(mock.nlog, 4);
   assert_int_equal(do_write(SIMTY_DATA_BASE, "q", 1), SIMTY_ST_OK);
+  assert_int_equal(mock.copies, 1);
+  assert_int_equal(mock.data[0], 'q');
+}
+
+/* write, launch, write, launch, launch in one go: run in order, each
+ * launch as soon as the one before ends; the counters of CONTINUE
+ * launches add up. */
+static void test_queue_in_order(void **state)
+{
+  (void)state;
+  mock.run_polls = 30;
+  uint8_t w[8];
+  simty_put_u32(w, SIMTY_DATA_BASE + 0x200u);
+  memcpy(w + 4, "\x11\x22\x33\x44", 4);
+  /* All sent before any answer is read: the window holds 4. */
+  fw_host_send(&host, SIMTY_CMD_LAUNCH, launch_payload(5, ARGS, 0),
+               SIMTY_LAUNCH_SIZE);
+  fw_host_send(&host, SIMTY_CMD_WRITE, w, sizeof w);
+  fw_host_send(&host, SIMTY_CMD_LAUNCH,
+               launch_payload(6, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+               SIMTY_LAUNCH_SIZE);
+  for (int i = 0; i < 3; i++) {
+    assert_true(fw_host_receive(&host, POLLS));
+    assert_int_equal(host.status, SIMTY_ST_OK);
+  }
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 2);
+  assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_OP), 3);
+  /* the write has not run: the first launch still runs */
+  assert_int_equal(mock.data[0x200], 0);
+  assert_int_equal(queue_launch(7, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 3);
+  assert_int_equal(sr_u32(SIMTY_SR_OPS_DONE), 4);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_OP), 0);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_QUEUED), 0);
+  assert_memory_equal(mock.data + 0x200, "\x11\x22\x33\x44", 4);
+  /* 3 launches of 5, 6, 7 threads on 4 lanes: 2 blocks each, in order */
+  assert_int_equal(mock.nlog, 6);
+  assert_int_equal(mock.log[0].nthreads, 5);
+  assert_int_equal(mock.log[2].nthreads, 6);
+  assert_int_equal(mock.log[4].nthreads, 7);
+  /* counters cover the sequence: 6 warp instructions in the mock */
+  uint8_t c[4] = {SIMTY_CTR_warp_insts, 1, 0, 0};
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, c, 4), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u64(host.payload + SIMTY_COUNTERS_VALUES), 6);
+  /* a launch without CONTINUE starts a new sequence */
+  assert_int_equal(queue_launch(3, ARGS, 0), SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(call(SIMTY_CMD_COUNTERS, c, 4), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u64(host.payload + SIMTY_COUNTERS_VALUES), 1);
+}
+
+/* WAIT with `until` answers once that operation is done, while the
+ * launches after it still run. */
+static void test_wait_until(void **state)
+{
+  (void)state;
+  mock.run_polls = 200;
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_OK);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_OK);
+  mock.run_polls = 1000000; /* the second never ends by itself */
+  uint8_t p[12];
+  simty_put_u32(p, 100000);
+  simty_put_u32(p + 4, 0);
+  simty_put_u32(p + 8, 1);
+  assert_int_equal(call(SIMTY_CMD_WAIT, p, 12), SIMTY_ST_OK);
+  assert_true(sr_u32(SIMTY_SR_OPS_DONE) >= 1);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 2);
+  /* a WAIT of another length is refused */
+  assert_int_equal(call(SIMTY_CMD_WAIT, p, 10), SIMTY_ST_BAD_LENGTH);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+}
+
+/* The third of five queued launches faults: the record names it, the
+ * fourth and fifth never run, the device takes new work. */
+static void test_queue_fault_cancels(void **state)
+{
+  (void)state;
+  mock.run_polls = 3000;
+  mock.fault_at = 2; /* the third dispatch: the third launch's only block */
+  mock.fault_cause = SIMTY_FAULT_EBREAK;
+  mock.fault_pc = ENTRY + 8u;
+  mock.fault_tid = 1;
+  for (uint32_t i = 0; i < 5; i++)
+    assert_int_equal(queue_launch(4, ARGS + 16u * i,
+                                  i ? SIMTY_LAUNCH_F_CONTINUE : 0),
+                     SIMTY_ST_OK);
+  for (int i = 0; i < 1000000 && fw.launch.state != SIMTY_STATE_FAULT; i++)
+    fw_poll(&fw);
+  /* Until a status record has reported the fault, new work is refused. */
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "n", 1), SIMTY_ST_CANCELLED);
+  assert_int_equal(detail(), 3);
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_CANCELLED);
+  assert_int_equal(mock.data[0], 0);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
+  assert_int_equal(sr_cause(), SIMTY_FAULT_EBREAK);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 3);
+  assert_int_equal(sr_u32(SIMTY_SR_FAULT_OP), 3);
+  assert_int_equal(sr_u32(SIMTY_SR_OPS_DONE), 2);
+  assert_int_equal(sr_u32(SIMTY_SR_OPS_ACCEPTED), 5);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_CANCELLED), 2);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_QUEUED), 0);
+  for (int i = 0; i < 200; i++)
+    fw_poll(&fw);
+  assert_int_equal(mock.nlog, 3);
+  assert_int_equal(mock.log[2].args, ARGS + 32u);
+  mock.fault_at = -1;
+  mock.run_polls = 2;
+  check_next_launch_works(4);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_OK);
+}
+
+/* The queue's bounds: QUEUE_FULL, nothing queued, until it drains. */
+static void test_queue_full(void **state)
+{
+  (void)state;
+  mock.run_polls = 1000000;
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_OK);
+  for (uint32_t i = 0; i < FW_QUEUE_DEPTH; i++)
+    assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                     SIMTY_ST_OK);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(detail(), FW_QUEUE_DEPTH);
+  assert_int_equal(do_write(SIMTY_DATA_BASE, "z", 1), SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_SR_CANCELLED),
+                   FW_QUEUE_DEPTH);
+  /* The stage: one largest WRITE fits, a second does not. */
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_OK);
+  static uint8_t big[MAX_WRITE];
+  memset(big, 0x5A, sizeof big);
+  assert_int_equal(do_write(SIMTY_DATA_BASE + 1u, big, sizeof big),
+                   SIMTY_ST_OK);
+  assert_int_equal(do_write(SIMTY_DATA_BASE, big, sizeof big),
+                   SIMTY_ST_QUEUE_FULL);
+  /* After a QUEUE_FULL, WRITEs and LAUNCHes are refused until another
+   * command: one pipelined behind the refused one never overtakes it. */
+  assert_int_equal(do_write(SIMTY_DATA_BASE + 0x3000u, "z", 1),
+                   SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_QUEUE_FULL);
+  assert_int_equal(do_status(0), SIMTY_ST_OK);
+  assert_int_equal(do_write(SIMTY_DATA_BASE + 0x3000u, "z", 1), SIMTY_ST_OK);
+  assert_int_equal(mock.data[1], 0);
+  mock.run_polls = 2;
+  for (uint32_t b = 0; b < 32; b++)
+    mock.busy_left[b] = 0;
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  /* the unaligned staged WRITE ran, byte for byte */
+  assert_int_equal(mock.data[0], 0);
+  for (size_t i = 0; i < sizeof big; i++)
+    assert_int_equal(mock.data[1 + i], 0x5A);
+  assert_int_equal(mock.data[1 + sizeof big], 0);
+  assert_int_equal(mock.data[0x3000], 'z');
+  assert_int_equal(do_write(SIMTY_DATA_BASE, big, sizeof big), SIMTY_ST_OK);
+}
+
+/* A CONTINUE launch keeps the console records of the launch before it:
+ * the next launch waits for the core's FIFO to be taken, and the host
+ * gets every record. */
+static void test_queue_keeps_console(void **state)
+{
+  (void)state;
+  mock.run_polls = 40;
+  assert_int_equal(queue_launch(4, ARGS, 0), SIMTY_ST_OK);
+  for (uint32_t t = 0; t < 10; t++)
+    assert_true(mock_console_push(t, (uint8_t)('a' + t)));
+  assert_int_equal(queue_launch(4, ARGS, SIMTY_LAUNCH_F_CONTINUE),
+                   SIMTY_ST_OK);
+  wait_end();
+  assert_int_equal(sr_state(), SIMTY_STATE_DONE);
+  assert_int_equal(sr_u32(SIMTY_SR_LAUNCH_ID), 2);
+  assert_int_equal(mock.resets, 2);
+  assert_int_equal(call(SIMTY_CMD_CONSOLE, (uint8_t[4]){0}, 4), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_CS_COUNT), 10);
+  for (uint32_t t = 0; t < 10; t++)
+    assert_int_equal(host.payload[SIMTY_CS_RECORDS + 5u * t + 4u], 'a' + t);
 }
 
 static void test_wait_parks_until_end(void **state)
@@ -1411,6 +1644,11 @@ int main(void)
       T(test_timeout),
       T(test_duplicate_answered_from_cache),
       T(test_busy_while_running),
+      T(test_queue_in_order),
+      T(test_queue_fault_cancels),
+      T(test_queue_full),
+      T(test_queue_keeps_console),
+      T(test_wait_until),
       T(test_wait_parks_until_end),
       T(test_one_request_to_launch_one_to_collect),
       T(test_console_backpressure),

@@ -22,6 +22,18 @@
  *       simty_read(dev, buf, host_data, 4096);
  *     }
  *
+ * Every copy and launch on a device goes into one in-order stream (like
+ * CUDA's default stream): it runs after everything submitted before it
+ * and before everything submitted after it, on every device (the model
+ * included). simty_write_async(), simty_read_async() and
+ * simty_launch_async() return as soon as the work is submitted (on a link
+ * device: queued on the device, which starts each launch as soon as the
+ * one before it ends, without a host round trip); simty_sync() waits for
+ * all of it, simty_event_wait() for one operation. The blocking calls are
+ * thin wrappers: simty_write() and simty_read() wait for the copy (and so
+ * for the launches submitted before it), simty_launch() only submits,
+ * simty_wait() waits for everything submitted.
+ *
  * Conventions: every function that can fail returns 0 or a negative code
  * of enum simty_error (never errno values); results come back through
  * out-pointers, which are left untouched on failure. The handle keeps a
@@ -228,7 +240,8 @@ const char *simty_device_uri(const simty_device *dev);
 
 /**
  * One-line detail of the last error on a device, e.g. "write of 64 bytes
- * at 0x10fffff0 runs past the end of data memory (0x10100000)".
+ * at 0x10fffff0 runs past the end of data memory (0x10100000)". A call
+ * that succeeds clears it.
  * @param dev  a device, or NULL for the last failed simty_open() of the
  *             calling thread.
  * @return a string owned by the handle (valid until the next call on it),
@@ -265,21 +278,28 @@ int simty_free(simty_device *dev, uint32_t addr);
  * Copy host bytes to device memory. [addr, addr + len) must lie inside the
  * populated code memory or inside the populated data memory; any address
  * may be written, allocated or not. Transfers of 64 KiB and more report
- * progress (simty_set_progress()).
+ * progress (simty_set_progress()). The copy is ordered in the device's
+ * stream: it happens after every launch submitted before it (a write
+ * during a launch waits for that launch to end, on every device), and it
+ * has happened when the call returns (simty_write_async() does not wait).
  * @param dev   an open device.
  * @param addr  device address.
  * @param src   len bytes (may be NULL when len is 0).
  * @param len   bytes to copy.
- * @return 0, SIMTY_EINVAL, SIMTY_ERANGE (nothing written), SIMTY_EBUSY
- *         (the device refuses writes during a launch), SIMTY_EIO,
- *         SIMTY_ELINK (no answer: the link is lost), SIMTY_ECLOSED.
+ * @return 0, SIMTY_EINVAL, SIMTY_ERANGE (nothing written), SIMTY_EFAULT
+ *         (a launch submitted before it faulted: the copy was not made;
+ *         simty_get_fault() has the record), SIMTY_EIO, SIMTY_ELINK (no
+ *         answer: the link is lost), SIMTY_ECLOSED.
  */
 int simty_write(simty_device *dev, uint32_t addr, const void *src,
                 size_t len);
 
 /**
- * Copy device memory to the host; same range rule as simty_write().
- * @return 0, SIMTY_EINVAL, SIMTY_ERANGE, SIMTY_EIO, SIMTY_ELINK,
+ * Copy device memory to the host; same range and ordering rules as
+ * simty_write(): the bytes are those the launches submitted before it
+ * left.
+ * @return 0, SIMTY_EINVAL, SIMTY_ERANGE, SIMTY_EFAULT (a launch submitted
+ *         before it faulted: nothing read), SIMTY_EIO, SIMTY_ELINK,
  *         SIMTY_ECLOSED.
  */
 int simty_read(simty_device *dev, uint32_t addr, void *dst, size_t len);
@@ -307,7 +327,10 @@ typedef struct simty_kernel simty_kernel;
  * Load a kernel ELF file: checks it, then writes every loadable segment
  * to the device (zero-filled to its memory size). A device holds one
  * kernel at a time: loading another makes the previous handle stale
- * (launching it returns SIMTY_ESTALE).
+ * (launching it returns SIMTY_ESTALE). Loading the same image again
+ * (the same code bytes, SHA-256 compared) on a device whose code memory
+ * nothing has written since skips uploading the code segments; the data
+ * segments are always written again (a kernel starts from fresh data).
  * @param dev   an open device, with no launch running.
  * @param path  an RV32I ELF built by simty-cc.
  * @param out   receives the kernel handle.
@@ -404,14 +427,17 @@ struct simty_launch_config {
 };
 
 /**
- * Start a kernel. Returns once the device has accepted the launch; the
- * in-process model backend does the work inside simty_wait().
+ * Start a kernel: simty_launch_async() without an event. Returns once the
+ * device has accepted the launch (queued behind the launches before it,
+ * which it does not wait for); the in-process model backend does the
+ * work inside the calls that wait (simty_wait(), simty_sync(), a copy).
  * @param kernel  the kernel loaded last on its device.
  * @param config  launch configuration.
  * @return 0; SIMTY_EINVAL (nthreads 0 or above SIMTY_MAX_THREADS, bad
  *         stack_log2, args_size too large); SIMTY_ESTALE (another kernel
- *         was loaded since); SIMTY_ECLOSED (device closed); SIMTY_EBUSY
- *         (a launch is running: wait for it or abort it); SIMTY_ESTACK
+ *         was loaded since); SIMTY_ECLOSED (device closed); SIMTY_EFAULT
+ *         (an earlier launch faulted: nothing submitted, the fault is
+ *         reported once); SIMTY_ESTACK
  *         (the stack region overlaps kernel data or allocations);
  *         SIMTY_ENOSPC (no room for the argument block); link errors.
  *         SIMTY_ELINK when every answer to the launch was lost: whether
@@ -426,14 +452,16 @@ int simty_launch(simty_kernel *kernel,
 #define SIMTY_WAIT_FOREVER (-1)
 
 /**
- * Wait for the current launch to end. Console output produced meanwhile
- * goes to the console receiver.
+ * Wait for everything submitted on the device (launches and copies) to
+ * end. Console output produced meanwhile goes to the console receiver.
  * @param dev         an open device.
  * @param timeout_ms  milliseconds to wait; 0 only polls;
  *                    SIMTY_WAIT_FOREVER waits until the launch ends.
- * @return 0 when every thread ended; SIMTY_EFAULT when the launch ended
- *         with a fault (details: simty_get_fault()); SIMTY_ETIMEDOUT when
- *         it still runs after timeout_ms (wait again or simty_abort());
+ * @return 0 when every thread ended; SIMTY_EFAULT when a launch ended
+ *         with a fault (details: simty_get_fault(); the work submitted
+ *         after it did not run); SIMTY_ETIMEDOUT when work still runs
+ *         after timeout_ms (wait again or simty_abort()): the call
+ *         returns within a few milliseconds of timeout_ms on every device;
  *         SIMTY_ENOLAUNCH when nothing was launched; link errors
  *         (SIMTY_ELINK: the device stopped answering, the launch may
  *         still run).
@@ -441,9 +469,10 @@ int simty_launch(simty_kernel *kernel,
 int simty_wait(simty_device *dev, int timeout_ms);
 
 /**
- * Abort the running launch, this handle's or one found running at open:
- * it ends with an ABORTED fault (simty_wait() collects it). Does nothing
- * (and returns 0) when no launch is running.
+ * Abort the running launch, this handle's or one found running at open,
+ * and cancel everything queued behind it: it ends with an ABORTED fault,
+ * which simty_get_fault() reports at once (and simty_wait() returns as
+ * SIMTY_EFAULT). Does nothing (and returns 0) when no launch is running.
  * @return 0, SIMTY_EINVAL, link errors.
  */
 int simty_abort(simty_device *dev);
@@ -492,6 +521,87 @@ int simty_fault_format(const struct simty_fault *fault, char *buf,
                        size_t size);
 
 /* ------------------------------------------------------------------ */
+/** @} @name Streams: queued work */
+/** @{ */
+
+/**
+ * One operation of a device's stream, from the simty_*_async() calls:
+ * numbers that grow with each submission (0 is never an operation and
+ * counts as complete).
+ */
+typedef uint64_t simty_event;
+
+/**
+ * Submit a copy of host bytes to device memory, ordered after everything
+ * submitted before it. Returns once the bytes are handed over: src may be
+ * reused at once. On a link device the data goes to the device's queue
+ * (it waits in the device while earlier launches run; when the queue is
+ * full the call waits for room); a small write is sent without waiting
+ * for the device's answer, so an error in that answer (a fault ended the
+ * stream) is returned by a later call.
+ * @param ev  receives the operation's event (may be NULL).
+ * @return as simty_write(); SIMTY_EFAULT when an earlier launch faulted
+ *         (nothing is submitted; the fault is reported once).
+ */
+int simty_write_async(simty_device *dev, uint32_t addr, const void *src,
+                      size_t len, simty_event *ev);
+
+/**
+ * Submit a copy of device memory to the host, ordered after everything
+ * submitted before it. dst must stay valid and untouched until the
+ * operation completes (simty_event_wait(), simty_sync()); the copy is
+ * made once the work before it has ended (devices run no copies to the
+ * host behind a running launch), at the latest by the next call on the
+ * device that needs it in order.
+ * @return as simty_read().
+ */
+int simty_read_async(simty_device *dev, uint32_t addr, void *dst, size_t len,
+                     simty_event *ev);
+
+/**
+ * Submit a launch, ordered after everything submitted before it: it
+ * starts as soon as the previous launch ends. Launches submitted since
+ * the last simty_sync() (or simty_wait(), simty_run()) form one sequence:
+ * their console output is kept in order, and the performance counters
+ * add up over them (cct_peak: the maximum), on every device.
+ * @return as simty_launch().
+ */
+int simty_launch_async(simty_kernel *kernel,
+                       const struct simty_launch_config *config,
+                       simty_event *ev);
+
+/**
+ * Wait until an operation has completed (with everything before it).
+ * @param timeout_ms  as simty_wait().
+ * @return 0; SIMTY_EFAULT when a launch at or before it faulted (it did
+ *         not run; simty_get_fault() has the record); SIMTY_ETIMEDOUT;
+ *         SIMTY_EINVAL (an event this device never issued); link errors.
+ */
+int simty_event_wait(simty_device *dev, simty_event ev, int timeout_ms);
+
+/**
+ * Has an operation completed? 0 yes, SIMTY_EBUSY not yet, SIMTY_EFAULT it
+ * will not (a fault ended the stream before it). Asks the device once
+ * (one link round trip; the model runs a slice of about a millisecond)
+ * and never waits longer.
+ */
+int simty_event_query(simty_device *dev, simty_event ev);
+
+/**
+ * The operation whose fault ended the stream last: simty_get_fault() has
+ * its record; the operations submitted after it did not run.
+ * @param ev  receives its event, 0 when it was not submitted through this
+ *            handle's stream (or nothing faulted).
+ * @return 0, SIMTY_EINVAL.
+ */
+int simty_get_fault_event(simty_device *dev, simty_event *ev);
+
+/**
+ * Wait for everything submitted on the device: simty_wait().
+ */
+int simty_sync(simty_device *dev, int timeout_ms);
+
+/* ------------------------------------------------------------------ */
 /** @} @name Performance counters */
 /** @{ */
 
@@ -511,7 +621,9 @@ struct simty_counters {
 };
 
 /**
- * Read the counters of the current or last launch.
+ * Read the counters of the current or last sequence of launches: the sum
+ * over the launches submitted since the last simty_sync()/simty_wait()
+ * before them (cct_peak: the maximum), the same on every device.
  * @param dev  an open device.
  * @param out  receives the counters.
  * @return 0, SIMTY_EINVAL, link errors.

@@ -4,7 +4,9 @@
  * tcp, ftdi, usb): one protocol client over any byte transport
  * (driver/transport), mapping each backend entry onto protocol commands
  * (docs/protocol.md section 3). Memory copies are bulk windowed transfers;
- * everything else is one request at a time.
+ * everything else is one request at a time. Writes and launches go to the
+ * device's work queue; a QUEUE_FULL answer waits for the device to
+ * complete an operation and sends again.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,7 +21,21 @@ struct link {
   struct simty_session s;
   uint32_t launch_id;  /* the last launch id the device reported */
   int ever_before;     /* dev->ever_launched before an unresolved LAUNCH */
+  uint32_t accepted;   /* number of the device's last accepted operation */
+  uint32_t unknown_ops; /* operations an unresolved LAUNCH stands for */
+  uint32_t done;       /* number of its last completed operation */
+  /* Deferred submissions: WRITEs of one small frame and LAUNCHes sent
+   * without waiting for their answers (the whole session window while
+   * dn > 0), oldest first, kept to be sent again after a QUEUE_FULL. */
+  struct deferred {
+    uint8_t cmd;
+    uint16_t len;
+    uint8_t payload[SIMTY_MAX_PAYLOAD];
+  } dq[SIMTY_MAX_WINDOW];
+  unsigned dn;
 };
+
+static int settle(simty_device *dev);
 
 static struct link *link_of(simty_device *dev)
 {
@@ -40,13 +56,18 @@ static int link_fail(simty_device *dev, int e)
 static int request(simty_device *dev, uint8_t cmd, const void *payload,
                    uint16_t len, uint32_t resp_max, uint32_t extra_ms)
 {
-  int e = simty_session_request(session_of(dev), cmd, payload, len, resp_max,
+  int e = settle(dev);
+  if (e)
+    return e;
+  e = simty_session_request(session_of(dev), cmd, payload, len, resp_max,
                                 extra_ms);
   return e ? link_fail(dev, e) : 0;
 }
 
-static void parse_status(const uint8_t *p, struct simty__status *st)
+static void parse_status(simty_device *dev, const uint8_t *p,
+                         struct simty__status *st)
 {
+  struct link *l = link_of(dev);
   uint8_t state = p[SIMTY_SR_STATE];
   st->state = state == SIMTY_STATE_RUNNING ? SIMTY__RUNNING
               : state == SIMTY_STATE_DONE  ? SIMTY__DONE
@@ -57,16 +78,57 @@ static void parse_status(const uint8_t *p, struct simty__status *st)
   st->fault.hart = simty_get_u32(p + SIMTY_SR_FAULT_HART);
   st->fault.tid = simty_get_u32(p + SIMTY_SR_FAULT_TID);
   st->fault.addr = simty_get_u32(p + SIMTY_SR_FAULT_ADDR);
+  st->ops_accepted = simty_get_u32(p + SIMTY_SR_OPS_ACCEPTED);
+  st->ops_done = simty_get_u32(p + SIMTY_SR_OPS_DONE);
+  st->fault_op = simty_get_u32(p + SIMTY_SR_FAULT_OP);
+  st->queued = simty_get_u16(p + SIMTY_SR_QUEUED);
+  l->done = st->ops_done;
+  l->launch_id = simty_get_u32(p + SIMTY_SR_LAUNCH_ID);
+  simty__stream_note(dev, st);
+}
+
+/* STATUS: the device's state, taken into account. */
+static int get_status(simty_device *dev, struct simty__status *st)
+{
+  struct simty_session *s = session_of(dev);
+  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
+  int e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE,
+                  0);
+  if (e)
+    return e;
+  if (s->payload_len < SIMTY_SR_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short STATUS answer (%u bytes)",
+                       s->payload_len);
+  parse_status(dev, s->payload, st);
+  return 0;
+}
+
+/* A submission refused with CANCELLED: a fault ended the device's queue
+ * and no status record has told us yet. The STATUS that learns it makes
+ * the device take new work again. */
+static int learn_fault(simty_device *dev)
+{
+  struct simty__status st;
+  int e = get_status(dev, &st);
+  if (e)
+    return e;
+  if (!dev->stream.fault_pending) {
+    /* The fault was ours before: report it anyway. */
+    dev->last_fault = st.fault;
+    dev->stream.fault_pending = 1;
+  }
+  return simty__fail(dev, SIMTY_EFAULT, "a launch before it faulted");
 }
 
 /*
  * A LAUNCH whose every answer was lost (SIMTY_ELINK) may or may not have
  * been accepted: simty_launch() then counts it as running
  * (dev->launch_unknown) and the first call after the link comes back asks
- * the device. STATUS naming a newer launch id than the last one we saw is
- * our launch (running or already ended): it stays launched, so that
- * simty_wait() collects it and simty_abort()/simty_close() abort it.
- * Otherwise the device never started it. Returns 0 (resolved or nothing
+ * the device. A STATUS whose operation count has grown by the LAUNCH (and
+ * the argument WRITE sent with it) says it was accepted (running, queued
+ * or already ended): it stays launched, so that simty_wait() collects it
+ * and simty_abort()/simty_close() abort it. Otherwise the device never
+ * took it. Returns 0 (resolved or nothing
  * to resolve), 1 (the launch never started: dev->launched cleared) or a
  * link error (still unknown).
  */
@@ -75,22 +137,19 @@ static int resolve_launch(simty_device *dev)
   struct link *l = link_of(dev);
   if (!dev->launch_unknown)
     return 0;
-  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
-  int e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE,
-                  0);
+  struct simty__status st;
+  int e = get_status(dev, &st);
   if (e)
     return e;
-  if (l->s.payload_len < SIMTY_SR_SIZE)
-    return simty__fail(dev, SIMTY_EPROTO, "short STATUS answer (%u bytes)",
-                       l->s.payload_len);
-  uint32_t id = simty_get_u32(l->s.payload + SIMTY_SR_LAUNCH_ID);
-  uint8_t state = l->s.payload[SIMTY_SR_STATE];
   dev->launch_unknown = 0;
-  if (id != l->launch_id && state != SIMTY_STATE_IDLE) {
-    l->launch_id = id;
+  if (st.ops_accepted == l->accepted + l->unknown_ops) {
+    /* The LAUNCH was accepted: its number is the device's last. */
+    l->accepted = st.ops_accepted;
+    dev->stream.last_op = st.ops_accepted;
     return 0;
   }
-  dev->launched = 0;
+  l->accepted = st.ops_accepted;
+  dev->launched = dev->stream.nops != 0;
   dev->ever_launched = l->ever_before;
   return 1;
 }
@@ -196,15 +255,17 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   }
   /* A launch left running by an earlier session can be waited for or
    * aborted. */
-  uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
-  e = request(dev, SIMTY_CMD_STATUS, flags, sizeof(flags), SIMTY_SR_SIZE, 0);
+  struct simty__status st;
+  e = get_status(dev, &st);
   if (e)
     goto fail;
-  if (s->payload_len >= SIMTY_SR_SIZE) {
-    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
-    if (s->payload[SIMTY_SR_STATE] == SIMTY_STATE_RUNNING)
-      dev->launched = dev->ever_launched = 1;
-  }
+  /* Earlier sessions' faults are theirs. */
+  dev->stream.fault_pending = 0;
+  memset(&dev->last_fault, 0, sizeof(dev->last_fault));
+  l->accepted = st.ops_accepted;
+  dev->stream.last_op = st.ops_accepted;
+  if (st.state == SIMTY__RUNNING || st.queued)
+    dev->launched = dev->ever_launched = 1;
   return 0;
 fail:
   simty_session_close(s);
@@ -218,6 +279,7 @@ static void link_close(simty_device *dev)
   struct link *l = link_of(dev);
   if (!l)
     return;
+  settle(dev);
   struct simty_session *s = &l->s;
   /* Link health for board bring-up. */
   if (getenv("SIMTY_LINK_STATS"))
@@ -238,43 +300,279 @@ static void link_close(simty_device *dev)
 }
 
 /*
+ * One WAIT with console: the device answers when operation until_op has
+ * completed (0: when nothing runs or is queued), when a fault ended its
+ * queue, when its console needs draining, or after ms of device time.
+ * If the host deadline passes first (device time runs slower than the
+ * host's on a simulated board), a STATUS behind the WAIT makes the device
+ * answer it at once. Fills *st; drains pending console records.
+ */
+static int wait_once(simty_device *dev, uint32_t until_op, uint32_t ms,
+                     uint64_t deadline_ns, struct simty__status *st)
+{
+  struct simty_session *s = session_of(dev);
+  int e = settle(dev);
+  if (e)
+    return e;
+  uint8_t req[SIMTY_WAIT_REQ_SIZE_UNTIL];
+  simty_put_u32(req + SIMTY_WAIT_MS, ms);
+  simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
+  simty_put_u32(req + SIMTY_WAIT_UNTIL, until_op);
+  e = simty_session_submit(s, SIMTY_CMD_WAIT, req, sizeof(req),
+                               s->max_payload, ms, NULL);
+  if (e)
+    return link_fail(dev, e);
+  int nudged = 0;
+  if (ms && deadline_ns != UINT64_MAX &&
+      simty_session_poll(s, deadline_ns) == 0) {
+    uint8_t flags[SIMTY_STATUS_REQ_SIZE] = {0};
+    e = simty_session_submit(s, SIMTY_CMD_STATUS, flags, sizeof(flags),
+                             SIMTY_SR_SIZE, 0, NULL);
+    if (e)
+      return link_fail(dev, e);
+    nudged = 1;
+  }
+  e = simty_session_complete(s, NULL);
+  if (e) {
+    if (nudged)
+      simty_session_complete(s, NULL);
+    return link_fail(dev, e);
+  }
+  if (s->payload_len < SIMTY_SR_SIZE) {
+    if (nudged)
+      simty_session_complete(s, NULL);
+    return simty__fail(dev, SIMTY_EPROTO, "short WAIT answer (%u bytes)",
+                       s->payload_len);
+  }
+  /* The answer is invalidated by the next completion: use it first. */
+  parse_status(dev, s->payload, st);
+  int64_t pending = console_section(dev, s->payload + SIMTY_SR_SIZE,
+                                    s->payload_len - SIMTY_SR_SIZE);
+  if (nudged) {
+    e = simty_session_complete(s, NULL);
+    if (e)
+      return link_fail(dev, e);
+  }
+  if (pending < 0)
+    return simty__fail(dev, SIMTY_EPROTO, "malformed console section");
+  if (pending) {
+    struct simty__status keep = *st;
+    e = drain_console(dev, (uint32_t)pending, keep.state == SIMTY__RUNNING,
+                      deadline_ns);
+    if (e)
+      return e;
+    *st = keep;
+  }
+  return 0;
+}
+
+/* The device's queue is full: wait until it completes one more
+ * operation (or a fault ends it). */
+static int wait_room(simty_device *dev)
+{
+  struct simty_session *s = session_of(dev);
+  struct link *l = link_of(dev);
+  uint32_t slice = s->t->wait_slice_ms ? s->t->wait_slice_ms : 100;
+  struct simty__status st;
+  return wait_once(dev, l->done + 1u, slice, UINT64_MAX, &st);
+}
+
+/* ---- Deferred submissions ---- */
+
+static uint32_t resp_max_of(uint8_t cmd)
+{
+  return cmd == SIMTY_CMD_LAUNCH ? SIMTY_LAUNCHED_SIZE : SIMTY_ERROR_PAYLOAD;
+}
+
+static void drop_oldest(struct link *l)
+{
+  l->dn--;
+  memmove(l->dq, l->dq + 1, l->dn * sizeof(*l->dq));
+}
+
+/*
+ * Collects the answers of deferred submissions: the oldest only while it
+ * is OK (all = 0), or every one (all = 1). A QUEUE_FULL refuses the
+ * submissions behind it too (the device refuses every WRITE and LAUNCH
+ * after one until another command): they are all sent again, in order,
+ * once the device has completed an operation. CANCELLED (a fault ended
+ * the queue) learns the fault; a lost link leaves whether they were
+ * taken to resolve_launch().
+ */
+static int collect(simty_device *dev, int all)
+{
+  struct link *l = link_of(dev);
+  struct simty_session *s = &l->s;
+  while (l->dn) {
+    uint8_t cmd = l->dq[0].cmd;
+    int e = simty_session_complete(s, NULL);
+    if (e == 0) {
+      if (cmd == SIMTY_CMD_LAUNCH && s->payload_len >= SIMTY_LAUNCHED_SIZE)
+        l->accepted = simty_get_u32(s->payload + SIMTY_LAUNCHED_OP);
+      else
+        l->accepted++;
+      drop_oldest(l);
+      if (!all)
+        return 0;
+      continue;
+    }
+    uint8_t st = s->status;
+    char why[sizeof(s->err)];
+    snprintf(why, sizeof(why), "%s", s->err);
+    unsigned n = l->dn, launches = cmd == SIMTY_CMD_LAUNCH, ok = 0;
+    for (unsigned i = 1; i < n; i++) {
+      launches += l->dq[i].cmd == SIMTY_CMD_LAUNCH;
+      if (simty_session_complete(s, NULL) == 0)
+        ok++;
+    }
+    if (st == SIMTY_ST_QUEUE_FULL && e != SIMTY_ELINK && ok == 0) {
+      /* Nothing is in flight now: wait (the WAIT also ends the device's
+       * refusals), then send them again. */
+      unsigned keep = l->dn;
+      l->dn = 0;
+      int we = wait_room(dev);
+      if (we)
+        return we;
+      l->dn = keep;
+      for (unsigned i = 0; i < l->dn; i++) {
+        struct deferred *d = &l->dq[i];
+        int se = simty_session_submit(s, d->cmd, d->payload, d->len,
+                                      resp_max_of(d->cmd), 0, NULL);
+        if (se) {
+          l->dn = 0;
+          return link_fail(dev, se);
+        }
+      }
+      continue;
+    }
+    l->dn = 0;
+    if (st == SIMTY_ST_CANCELLED && e != SIMTY_ELINK)
+      return learn_fault(dev);
+    if (e == SIMTY_ELINK && launches) {
+      /* Whether the device took them is unknown until it answers again. */
+      dev->launch_unknown = 1;
+      l->unknown_ops = n;
+      l->ever_before = dev->ever_launched;
+      return simty__fail(dev, e,
+                         "%s; whether the device started the launch is "
+                         "unknown until it answers again (simty_wait() or "
+                         "simty_abort() asks it)",
+                         why);
+    }
+    return simty__fail(dev, e, "%s", why);
+  }
+  return 0;
+}
+
+static int settle(simty_device *dev)
+{
+  struct link *l = link_of(dev);
+  return l && l->dn ? collect(dev, 1) : 0;
+}
+
+static int link_flush(simty_device *dev)
+{
+  return settle(dev);
+}
+
+/* Sends a WRITE of one frame or a LAUNCH without waiting for its answer;
+ * dev->stream.last_op gets the number it will have. */
+static int defer(simty_device *dev, uint8_t cmd, const uint8_t *payload,
+                 uint16_t len)
+{
+  struct link *l = link_of(dev);
+  struct simty_session *s = &l->s;
+  if (l->dn && simty_session_room(s) == 0) {
+    int e = collect(dev, 0);
+    if (e)
+      return e;
+  }
+  struct deferred *d = &l->dq[l->dn];
+  d->cmd = cmd;
+  d->len = len;
+  memcpy(d->payload, payload, len);
+  int e = simty_session_submit(s, cmd, payload, len, resp_max_of(cmd), 0,
+                               NULL);
+  if (e)
+    return link_fail(dev, e);
+  l->dn++;
+  dev->stream.last_op = l->accepted + l->dn;
+  return 0;
+}
+
+
+/*
  * simty_write/simty_read of any size: frames of the session's bulk
  * payload (max_payload, less on a noisy link; WRITE carries 4 bytes of
  * address) with the window kept full. The first error stops sending; the
  * requests already in flight are collected, and that error is returned.
- * Progress is reported every SIMTY__PROGRESS_CHUNK bytes of transfers of
- * at least that size.
+ * A WRITE answered QUEUE_FULL is sent again once the device has
+ * completed an operation. Progress is reported every
+ * SIMTY__PROGRESS_CHUNK bytes of transfers of at least that size.
  */
 static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
                 size_t len)
 {
   struct simty_session *s = session_of(dev);
+  struct link *l = link_of(dev);
   struct piece {
     size_t off;
     uint16_t n;
-  } piece[SIMTY_MAX_WINDOW];
-  int e = resolve_launch(dev);
+  } piece[SIMTY_MAX_WINDOW], retry[2 * SIMTY_MAX_WINDOW];
+  size_t nretry = 0, rpos = 0;
+  int e = settle(dev);
+  if (e)
+    return e;
+  e = resolve_launch(dev);
   if (e < 0)
     return e;
   e = 0;
+  int cancelled = 0;
   char why[sizeof(dev->error)] = "";
   size_t sent = 0, done = 0, reported = 0;
   uint8_t buf[SIMTY_MAX_PAYLOAD];
-  while ((sent < len && !e) || s->count) {
-    while (!e && sent < len && simty_session_room(s)) {
-      size_t chunk = write ? (size_t)s->bulk_payload - SIMTY_WRITE_DATA
-                           : s->bulk_payload;
-      size_t n = len - sent < chunk ? len - sent : chunk;
+  while (((sent < len || rpos < nretry) && !e) || s->count) {
+    if (!e && !s->count && rpos == 0 && nretry && sent == len) {
+      /* Everything else was accepted: wait for room, then resend. */
+      e = wait_room(dev);
+      if (e) {
+        snprintf(why, sizeof(why), "%s", dev->error);
+        break;
+      }
+    } else if (!e && !s->count && rpos == 0 && nretry) {
+      e = wait_room(dev);
+      if (e) {
+        snprintf(why, sizeof(why), "%s", dev->error);
+        break;
+      }
+    }
+    while (!e && (sent < len || rpos < nretry) && simty_session_room(s)) {
+      size_t off, n;
+      if (rpos < nretry) {
+        off = retry[rpos].off;
+        n = retry[rpos].n;
+        rpos++;
+        if (rpos == nretry)
+          rpos = nretry = 0;
+      } else if (nretry) {
+        break; /* resend the refused pieces first */
+      } else {
+        size_t chunk = write ? (size_t)s->bulk_payload - SIMTY_WRITE_DATA
+                             : s->bulk_payload;
+        off = sent;
+        n = len - sent < chunk ? len - sent : chunk;
+        sent += n;
+      }
       unsigned ticket = 0;
       int se;
       if (write) {
-        simty_put_u32(buf + SIMTY_WRITE_ADDR, addr + (uint32_t)sent);
-        memcpy(buf + SIMTY_WRITE_DATA, p + sent, n);
+        simty_put_u32(buf + SIMTY_WRITE_ADDR, addr + (uint32_t)off);
+        memcpy(buf + SIMTY_WRITE_DATA, p + off, n);
         se = simty_session_submit(s, SIMTY_CMD_WRITE, buf,
                                   (uint16_t)(n + SIMTY_WRITE_DATA),
                                   SIMTY_ERROR_PAYLOAD, 0, &ticket);
       } else {
-        simty_put_u32(buf + SIMTY_READ_ADDR, addr + (uint32_t)sent);
+        simty_put_u32(buf + SIMTY_READ_ADDR, addr + (uint32_t)off);
         simty_put_u32(buf + SIMTY_READ_COUNT, (uint32_t)n);
         se = simty_session_submit(s, SIMTY_CMD_READ, buf, SIMTY_READ_SIZE,
                                   (uint32_t)n, 0, &ticket);
@@ -284,14 +582,20 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
         snprintf(why, sizeof(why), "%s", s->err);
         break;
       }
-      piece[ticket].off = sent;
+      piece[ticket].off = off;
       piece[ticket].n = (uint16_t)n;
-      sent += n;
     }
     if (!s->count)
-      break;
+      continue;
     unsigned ticket = 0;
     int ce = simty_session_complete(s, &ticket);
+    if (ce && write && s->status == SIMTY_ST_QUEUE_FULL && !e &&
+        nretry < 2 * SIMTY_MAX_WINDOW) {
+      retry[nretry++] = piece[ticket];
+      continue;
+    }
+    if (ce && s->status == SIMTY_ST_CANCELLED)
+      cancelled = 1;
     if (!ce && !write && s->payload_len != piece[ticket].n) {
       ce = SIMTY_EPROTO;
       snprintf(s->err, sizeof(s->err), "READ of %u bytes answered with %u",
@@ -304,8 +608,12 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
       }
       continue;
     }
-    if (!write)
+    if (write) {
+      l->accepted++;
+      dev->stream.last_op = l->accepted;
+    } else {
       memcpy(p + piece[ticket].off, s->payload, piece[ticket].n);
+    }
     done += piece[ticket].n;
     if (len >= SIMTY__PROGRESS_CHUNK &&
         (done - reported >= SIMTY__PROGRESS_CHUNK || done == len)) {
@@ -313,6 +621,8 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
       simty__progress(dev, done, len);
     }
   }
+  if (cancelled)
+    return learn_fault(dev);
   if (e)
     return simty__fail(dev, e, "%s", why);
   return 0;
@@ -321,6 +631,14 @@ static int bulk(simty_device *dev, int write, uint32_t addr, uint8_t *p,
 static int link_write(simty_device *dev, uint32_t addr, const void *src,
                       size_t len)
 {
+  struct simty_session *s = session_of(dev);
+  if (len + SIMTY_WRITE_DATA <= s->bulk_payload && len < 256 &&
+      !dev->launch_unknown) {
+    uint8_t buf[SIMTY_WRITE_DATA + 256];
+    simty_put_u32(buf + SIMTY_WRITE_ADDR, addr);
+    memcpy(buf + SIMTY_WRITE_DATA, src, len);
+    return defer(dev, SIMTY_CMD_WRITE, buf, (uint16_t)(len + SIMTY_WRITE_DATA));
+  }
   return bulk(dev, 1, addr, (uint8_t *)(uintptr_t)src, len);
 }
 
@@ -331,7 +649,6 @@ static int link_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
 
 static int link_launch(simty_device *dev, const struct simty__launch *la)
 {
-  struct link *l = link_of(dev);
   int e = resolve_launch(dev);
   if (e < 0)
     return e;
@@ -343,41 +660,29 @@ static int link_launch(simty_device *dev, const struct simty__launch *la)
   simty_put_u32(req + SIMTY_LAUNCH_DATA_END, la->data_end);
   simty_put_u64(req + SIMTY_LAUNCH_TIMEOUT, la->timeout_cycles);
   req[SIMTY_LAUNCH_STACK_LOG2] = (uint8_t)la->stack_log2;
-  struct simty_session *s = &l->s;
-  /* Submitting may reopen a lost link first: failing there, the LAUNCH
-   * never went out. */
-  e = simty_session_submit(s, SIMTY_CMD_LAUNCH, req, sizeof(req),
-                           SIMTY_LAUNCHED_SIZE, 0, NULL);
-  if (e)
-    return link_fail(dev, e);
-  e = simty_session_complete(s, NULL);
-  if (e == SIMTY_ELINK) {
-    /* The LAUNCH went out and no answer came back: accepted or not is
-     * unknown until the device answers again (resolve_launch). */
-    dev->launch_unknown = 1;
-    l->ever_before = dev->ever_launched;
-    return simty__fail(dev, e,
-                       "%s; whether the device started the launch is unknown "
-                       "until it answers again (simty_wait() or simty_abort() "
-                       "asks it)",
-                       s->err);
+  req[SIMTY_LAUNCH_FLAGS] =
+      la->flags & SIMTY__LAUNCH_CONTINUE ? SIMTY_LAUNCH_F_CONTINUE : 0;
+  /* The argument block just before it, deferred like the LAUNCH when it
+   * is small: both go in the same round trip as the work before them
+   * (after a QUEUE_FULL the device refuses everything behind it too, so
+   * a launch never overtakes its arguments). */
+  if (la->args_data) {
+    e = link_write(dev, la->args, la->args_data, la->args_size);
+    if (e)
+      return e;
   }
-  if (e)
-    return link_fail(dev, e);
-  if (s->payload_len >= SIMTY_LAUNCHED_SIZE)
-    l->launch_id = simty_get_u32(s->payload + SIMTY_LAUNCHED_ID);
-  return 0;
+  return defer(dev, SIMTY_CMD_LAUNCH, req, sizeof(req));
 }
 
-static int link_wait(simty_device *dev, uint64_t deadline_ns,
-                     struct simty__status *st)
+static int link_wait(simty_device *dev, uint32_t until_op,
+                     uint64_t deadline_ns, struct simty__status *st)
 {
   struct link *l = link_of(dev);
   struct simty_session *s = &l->s;
   int e = resolve_launch(dev);
   if (e < 0)
     return e;
-  if (e == 1)
+  if (e == 1 && !dev->stream.nops)
     return simty__fail(dev, SIMTY_ENOLAUNCH,
                        "the LAUNCH lost with the link never reached the "
                        "device: nothing runs");
@@ -386,31 +691,14 @@ static int link_wait(simty_device *dev, uint64_t deadline_ns,
     uint64_t left_ms = deadline_ns > now ? (deadline_ns - now) / 1000000u : 0;
     uint32_t slice = s->t->wait_slice_ms ? s->t->wait_slice_ms : 100;
     uint32_t ms = left_ms < slice ? (uint32_t)left_ms : slice;
-    uint8_t req[SIMTY_WAIT_REQ_SIZE];
-    simty_put_u32(req + SIMTY_WAIT_MS, ms);
-    simty_put_u32(req + SIMTY_WAIT_FLAGS, SIMTY_WANT_CONSOLE);
-    e = request(dev, SIMTY_CMD_WAIT, req, sizeof(req), s->max_payload, ms);
+    if (ms == 0 && deadline_ns > now)
+      ms = 1;
+    e = wait_once(dev, until_op, ms, deadline_ns, st);
     if (e)
       return e;
-    if (s->payload_len < SIMTY_SR_SIZE)
-      return simty__fail(dev, SIMTY_EPROTO, "short WAIT answer (%u bytes)",
-                         s->payload_len);
-    parse_status(s->payload, st);
-    l->launch_id = simty_get_u32(s->payload + SIMTY_SR_LAUNCH_ID);
-    int64_t pending = console_section(dev, s->payload + SIMTY_SR_SIZE,
-                                      s->payload_len - SIMTY_SR_SIZE);
-    if (pending < 0)
-      return simty__fail(dev, SIMTY_EPROTO, "malformed console section");
-    if (pending) {
-      /* The status record is invalidated by the next request. */
-      struct simty__status keep = *st;
-      e = drain_console(dev, (uint32_t)pending,
-                        keep.state == SIMTY__RUNNING, deadline_ns);
-      if (e)
-        return e;
-      *st = keep;
-    }
-    if (st->state != SIMTY__RUNNING)
+    int idle = st->state != SIMTY__RUNNING && st->queued == 0;
+    if (idle || (until_op && (int32_t)(st->ops_done - until_op) >= 0) ||
+        (st->fault_op && (int32_t)(st->fault_op - until_op) <= 0 && until_op))
       return 0;
     if (simty__now_ns() >= deadline_ns)
       return 0;
@@ -422,9 +710,19 @@ static int link_abort(simty_device *dev)
   int e = resolve_launch(dev);
   if (e)
     return e < 0 ? e : 0; /* never started: nothing to abort */
+  struct simty_session *s = session_of(dev);
   e = request(dev, SIMTY_CMD_ABORT, NULL, 0, SIMTY_SR_SIZE, 0);
   /* The launch may have ended on its own just before. */
-  return e == SIMTY_ENOLAUNCH ? 0 : e;
+  if (e == SIMTY_ENOLAUNCH)
+    return 0;
+  if (e)
+    return e;
+  if (s->payload_len < SIMTY_SR_SIZE)
+    return simty__fail(dev, SIMTY_EPROTO, "short ABORT answer (%u bytes)",
+                       s->payload_len);
+  struct simty__status st;
+  parse_status(dev, s->payload, &st);
+  return 0;
 }
 
 static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
@@ -469,6 +767,7 @@ static int link_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
       .wait = link_wait,                                                     \
       .abort = link_abort,                                                   \
       .counters = link_counters,                                             \
+      .flush = link_flush,                                                   \
       .own_progress = 1,                                                     \
   }
 

@@ -10,9 +10,14 @@
  * rv32ima_zicntr; racecheck=1 reports data races on stderr; seed=N > 0
  * issues warps in a random order drawn from N (docs/architecture.md 7).
  *
- * The model has no thread of its own: simty_launch() only sets the launch
- * up and simty_wait() runs it, in slices of cycles so that the host
- * deadline is honoured even for a kernel that never ends.
+ * The model has no thread of its own. Like a board's firmware, the backend
+ * keeps a work queue (docs/protocol.md "Queued work", numbered the same
+ * way): writes and launches submitted while a launch is pending wait in
+ * it, and the calls that wait (the stream's wait, which the library calls
+ * before a read) run the launches in slices of cycles, so that the host
+ * deadline is honoured even for a kernel that never ends, and the queued
+ * work after each. A fault cancels the queue; the counters of CONTINUE
+ * launches add up as on a board.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,15 +33,34 @@
  * time, so a time-out overshoots by little. */
 #define SLICE_CYCLES 20000u
 
-/* The backend's state: the model and what the race reports need. */
-struct model_impl {
-  simty_model *model;
-  unsigned stack_log2; /* of the current launch */
+/* A queued operation: a write (its bytes copied) or a launch. */
+struct qop {
+  uint32_t number;
+  int is_launch;
+  struct simty__launch launch;
+  uint32_t addr;
+  size_t len;
+  uint8_t *data;
 };
+
+struct mstate {
+  simty_model *m;
+  struct qop *q; /* queue, oldest first */
+  size_t n, cap;
+  uint32_t accepted, done, fault_op, running_op;
+  unsigned cancelled;
+  uint64_t acc[SIMTY_CTR_COUNT]; /* earlier launches of the sequence */
+  unsigned stack_log2;           /* of the running launch, for race reports */
+};
+
+static struct mstate *ms_of(simty_device *dev)
+{
+  return (struct mstate *)dev->impl;
+}
 
 simty_model *simty__model_of(simty_device *dev)
 {
-  return ((struct model_impl *)dev->impl)->model;
+  return ms_of(dev)->m;
 }
 
 static int map_error(simty_device *dev, int e)
@@ -79,7 +103,7 @@ static void race_report(void *user, const struct simty_model_race *race)
   simty_model_get_config(simty__model_of(dev), &c);
   char line[600];
   simty_model_race_format(race, elf, SIMTY_DATA_BASE + c.data_size,
-                          c.warps * c.lanes, ((struct model_impl *)dev->impl)->stack_log2, line,
+                          c.warps * c.lanes, ms_of(dev)->stack_log2, line,
                           sizeof(line));
   fprintf(stderr, "simty: model: %s\n", line);
 }
@@ -141,14 +165,14 @@ static int model_open(simty_device *dev, const char *rest)
                        " (powers of two), code %" PRIu64 ", data %" PRIu64
                        " (multiples of 4)",
                        warps, lanes, code_size, data_size);
-  struct model_impl *impl = calloc(1, sizeof(*impl));
-  if (!impl) {
+  struct mstate *ms = calloc(1, sizeof(*ms));
+  if (!ms) {
     simty_model_destroy(m);
     return simty__fail(dev, SIMTY_ENOMEM, "model: out of memory");
   }
-  impl->model = m;
-  impl->stack_log2 = SIMTY_STACK_LOG2_DEFAULT;
-  dev->impl = impl;
+  ms->m = m;
+  ms->stack_log2 = SIMTY_STACK_LOG2_DEFAULT;
+  dev->impl = ms;
   simty_model_get_config(m, &config);
   simty_model_set_console(m, console_byte, dev);
   simty_model_set_isa(m, isa);
@@ -167,22 +191,98 @@ static int model_open(simty_device *dev, const char *rest)
   return 0;
 }
 
+static void queue_clear(struct mstate *ms)
+{
+  for (size_t i = 0; i < ms->n; i++)
+    free(ms->q[i].data);
+  ms->cancelled = (unsigned)ms->n;
+  ms->n = 0;
+}
+
 static void model_close(simty_device *dev)
 {
-  simty_model_destroy(simty__model_of(dev));
-  free(dev->impl);
+  struct mstate *ms = ms_of(dev);
+  queue_clear(ms);
+  free(ms->q);
+  simty_model_destroy(ms->m);
+  free(ms);
   dev->impl = NULL;
+}
+
+static int busy(struct mstate *ms)
+{
+  return ms->running_op || ms->n;
+}
+
+static struct qop *push(simty_device *dev)
+{
+  struct mstate *ms = ms_of(dev);
+  if (ms->n == ms->cap) {
+    size_t cap = ms->cap ? ms->cap * 2 : 16;
+    struct qop *v = realloc(ms->q, cap * sizeof(*v));
+    if (!v)
+      return NULL;
+    ms->q = v;
+    ms->cap = cap;
+  }
+  struct qop *o = &ms->q[ms->n++];
+  memset(o, 0, sizeof(*o));
+  o->number = ++ms->accepted;
+  dev->stream.last_op = o->number;
+  return o;
 }
 
 static int model_write(simty_device *dev, uint32_t addr, const void *src,
                        size_t len)
 {
-  return map_error(dev, simty_model_write(simty__model_of(dev), addr, src, len));
+  struct mstate *ms = ms_of(dev);
+  if (!busy(ms)) {
+    int e = map_error(dev, simty_model_write(ms->m, addr, src, len));
+    if (!e)
+      dev->stream.last_op = ms->done = ++ms->accepted;
+    return e;
+  }
+  uint8_t *copy = malloc(len ? len : 1);
+  struct qop *o = copy ? push(dev) : NULL;
+  if (!o) {
+    free(copy);
+    return simty__fail(dev, SIMTY_ENOMEM, "model: out of host memory");
+  }
+  memcpy(copy, src, len);
+  o->addr = addr;
+  o->len = len;
+  o->data = copy;
+  return 0;
 }
 
 static int model_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
 {
   return map_error(dev, simty_model_read(simty__model_of(dev), addr, dst, len));
+}
+
+static int start(simty_device *dev, const struct simty__launch *l)
+{
+  struct mstate *ms = ms_of(dev);
+  uint64_t now[SIMTY_CTR_COUNT];
+  simty_model_counters(ms->m, now);
+  for (unsigned i = 0; i < SIMTY_CTR_COUNT; i++) {
+    if (!(l->flags & SIMTY__LAUNCH_CONTINUE))
+      ms->acc[i] = 0;
+    else if (i == SIMTY_CTR_cct_peak)
+      ms->acc[i] = now[i] > ms->acc[i] ? now[i] : ms->acc[i];
+    else
+      ms->acc[i] += now[i];
+  }
+  struct simty_model_launch_params p = {
+      .entry = l->entry,
+      .nthreads = l->nthreads,
+      .args = l->args,
+      .stack_log2 = l->stack_log2,
+      .max_cycles = l->timeout_cycles,
+      .data_end = l->data_end,
+  };
+  ms->stack_log2 = l->stack_log2;
+  return map_error(dev, simty_model_launch(ms->m, &p));
 }
 
 static int model_launch(simty_device *dev, const struct simty__launch *l)
@@ -195,45 +295,147 @@ static int model_launch(simty_device *dev, const struct simty__launch *l)
       .max_cycles = l->timeout_cycles,
       .data_end = l->data_end,
   };
-  ((struct model_impl *)dev->impl)->stack_log2 = l->stack_log2;
-  return map_error(dev, simty_model_launch(simty__model_of(dev), &p));
+  /* The checks a board makes when it accepts a launch (the model makes
+   * them again when the launch starts). */
+  const struct simty_device_info *in = &dev->info;
+  uint64_t top = (uint64_t)in->data_base + in->data_size;
+  uint64_t stacks = (uint64_t)in->warps * in->lanes << p.stack_log2;
+  if ((p.entry & 3u) || p.entry < in->code_base ||
+      p.entry - in->code_base >= in->code_size || p.nthreads == 0 ||
+      p.nthreads > SIMTY_MAX_THREADS || p.stack_log2 < SIMTY_STACK_LOG2_MIN ||
+      p.stack_log2 > SIMTY_STACK_LOG2_MAX)
+    return simty__fail(dev, SIMTY_EINVAL, "model: invalid launch");
+  if (stacks > top - p.data_end)
+    return simty__fail(dev, SIMTY_ESTACK,
+                       "model: thread stacks would overlap kernel data");
+  if (l->args_data) {
+    int e = model_write(dev, l->args, l->args_data, l->args_size);
+    if (e)
+      return e;
+  }
+  struct qop *o = push(dev);
+  if (!o)
+    return simty__fail(dev, SIMTY_ENOMEM, "model: out of host memory");
+  o->is_launch = 1;
+  o->launch = *l;
+  return 0;
 }
 
-static int model_wait(simty_device *dev, uint64_t deadline_ns,
-                      struct simty__status *st)
+/* Runs the queue until until_op has completed (0: until it is empty and
+ * nothing runs), a fault ends it, or the deadline passes. */
+static int pump(simty_device *dev, uint32_t until_op, uint64_t deadline_ns)
 {
-  simty_model *m = simty__model_of(dev);
-  int status;
+  struct mstate *ms = ms_of(dev);
   for (;;) {
-    status = simty_model_run(m, SLICE_CYCLES);
-    if (status < 0)
-      return map_error(dev, status);
-    if (status != SIMTY_MODEL_RUNNING || simty__now_ns() >= deadline_ns)
-      break;
+    if (ms->running_op) {
+      int status = simty_model_run(ms->m, SLICE_CYCLES);
+      if (status < 0)
+        return map_error(dev, status);
+      if (status == SIMTY_MODEL_RUNNING) {
+        if (simty__now_ns() >= deadline_ns)
+          return 0;
+        continue;
+      }
+      if (status == SIMTY_MODEL_FAULTED) {
+        ms->fault_op = ms->running_op;
+        ms->running_op = 0;
+        queue_clear(ms);
+        return 0;
+      }
+      ms->done = ms->running_op;
+      ms->running_op = 0;
+    }
+    if (until_op && (int32_t)(ms->done - until_op) >= 0)
+      return 0;
+    if (!ms->n)
+      return 0;
+    struct qop o = ms->q[0];
+    memmove(ms->q, ms->q + 1, (ms->n - 1) * sizeof(*ms->q));
+    ms->n--;
+    if (o.is_launch) {
+      int e = start(dev, &o.launch);
+      if (e) {
+        ms->fault_op = o.number;
+        queue_clear(ms);
+        return e;
+      }
+      ms->running_op = o.number;
+    } else {
+      int e = map_error(dev, simty_model_write(ms->m, o.addr, o.data, o.len));
+      free(o.data);
+      if (e)
+        return e;
+      ms->done = o.number;
+    }
   }
+}
+
+static void status_of(simty_device *dev, struct simty__status *st)
+{
+  struct mstate *ms = ms_of(dev);
+  int status = simty_model_status(ms->m);
   st->state = status == SIMTY_MODEL_RUNNING   ? SIMTY__RUNNING
               : status == SIMTY_MODEL_FAULTED ? SIMTY__FAULT
               : status == SIMTY_MODEL_DONE    ? SIMTY__DONE
                                               : SIMTY__IDLE;
   struct simty_model_fault f;
-  simty_model_get_fault(m, &f);
-  st->fault.cause = f.cause;
+  simty_model_get_fault(ms->m, &f);
+  st->fault.cause = st->state == SIMTY__FAULT ? f.cause : 0;
   st->fault.pc = f.pc;
   st->fault.hart = f.hart;
   st->fault.tid = f.tid;
   st->fault.addr = f.addr;
-  return 0;
+  st->ops_accepted = ms->accepted;
+  st->ops_done = ms->done;
+  st->fault_op = ms->fault_op;
+  st->queued = (unsigned)ms->n;
+}
+
+static int model_wait(simty_device *dev, uint32_t until_op,
+                      uint64_t deadline_ns, struct simty__status *st)
+{
+  int e = pump(dev, until_op, deadline_ns);
+  status_of(dev, st);
+  simty__stream_note(dev, st);
+  return e;
 }
 
 static int model_abort(simty_device *dev)
 {
-  simty_model_abort(simty__model_of(dev));
+  struct mstate *ms = ms_of(dev);
+  if (ms->running_op) {
+    simty_model_abort(ms->m);
+    ms->fault_op = ms->running_op;
+  } else if (ms->n) {
+    ms->fault_op = ms->q[0].number;
+  } else {
+    return 0;
+  }
+  ms->running_op = 0;
+  queue_clear(ms);
+  struct simty__status st;
+  status_of(dev, &st);
+  if (st.state != SIMTY__FAULT) {
+    /* Cancelled before it started: no launch record says so. */
+    st.state = SIMTY__FAULT;
+    memset(&st.fault, 0, sizeof(st.fault));
+    st.fault.cause = SIMTY_FAULT_ABORTED;
+    st.fault.hart = st.fault.tid = 0xFFFFFFFFu;
+  }
+  simty__stream_note(dev, &st);
   return 0;
 }
 
 static int model_counters(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT])
 {
-  simty_model_counters(simty__model_of(dev), out);
+  struct mstate *ms = ms_of(dev);
+  simty_model_counters(ms->m, out);
+  for (unsigned i = 0; i < SIMTY_CTR_COUNT; i++) {
+    if (i == SIMTY_CTR_cct_peak)
+      out[i] = out[i] > ms->acc[i] ? out[i] : ms->acc[i];
+    else
+      out[i] += ms->acc[i];
+  }
   return 0;
 }
 

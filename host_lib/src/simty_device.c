@@ -220,10 +220,12 @@ void simty_close(simty_device *dev)
   if (dev->launched && !dev->inherited) {
     struct simty__status st;
     if (dev->backend->abort(dev) == 0)
-      dev->backend->wait(dev, simty__now_ns() + 1000000000u, &st);
+      dev->backend->wait(dev, 0, simty__now_ns() + 1000000000u, &st);
   }
   simty__console_flush(dev);
   dev->backend->close(dev);
+  simty__stream_free(dev);
+  simty__release_args(dev);
   for (size_t i = 0; i < dev->nkernels; i++)
     dev->kernels[i]->dev = NULL;
   free(dev->kernels);
@@ -305,64 +307,11 @@ int simty_set_progress(simty_device *dev, simty_progress_fn fn, void *user)
   return 0;
 }
 
-/* Copies are split in chunks so that progress can be reported, unless the
- * backend takes them whole and reports progress itself (the link backends:
- * one windowed transfer keeps the link busy from start to end). */
-#define PROGRESS_CHUNK SIMTY__PROGRESS_CHUNK
-
-static int copy(simty_device *dev, uint32_t addr, void *host, size_t len,
-                int to_device)
-{
-  if (dev->backend->own_progress)
-    return to_device ? dev->backend->write(dev, addr, host, len)
-                     : dev->backend->read(dev, addr, host, len);
-  uint64_t total = len;
-  int report = total >= PROGRESS_CHUNK;
-  for (uint64_t done = 0; done < total;) {
-    size_t n = total - done > PROGRESS_CHUNK ? PROGRESS_CHUNK
-                                             : (size_t)(total - done);
-    uint8_t *p = (uint8_t *)host + done;
-    int e = to_device ? dev->backend->write(dev, addr + (uint32_t)done, p, n)
-                      : dev->backend->read(dev, addr + (uint32_t)done, p, n);
-    if (e)
-      return e;
-    done += n;
-    if (report)
-      simty__progress(dev, done, total);
-  }
-  return 0;
-}
-
-int simty_write(simty_device *dev, uint32_t addr, const void *src, size_t len)
-{
-  if (!dev || (!src && len))
-    return dev ? simty__fail(dev, SIMTY_EINVAL, "NULL source") : SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
-  int e = simty__check_range(dev, addr, len, "write");
-  if (!e)
-    e = copy(dev, addr, (void *)(uintptr_t)src, len, 1);
-  pthread_mutex_unlock(&dev->lock);
-  return e;
-}
-
-int simty_read(simty_device *dev, uint32_t addr, void *dst, size_t len)
-{
-  if (!dev || (!dst && len))
-    return dev ? simty__fail(dev, SIMTY_EINVAL, "NULL destination")
-               : SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
-  int e = simty__check_range(dev, addr, len, "read");
-  if (!e)
-    e = copy(dev, addr, dst, len, 0);
-  pthread_mutex_unlock(&dev->lock);
-  return e;
-}
-
 int simty_malloc(simty_device *dev, size_t size, uint32_t *addr)
 {
   if (!dev || !addr)
     return SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
+  simty__enter(dev);
   int e = simty__alloc_get(&dev->heap, size, addr);
   if (e == SIMTY_EINVAL)
     simty__fail(dev, e, "cannot allocate 0 bytes");
@@ -382,7 +331,7 @@ int simty_free(simty_device *dev, uint32_t addr)
 {
   if (!dev)
     return SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
+  simty__enter(dev);
   int e = simty__alloc_put(&dev->heap, addr);
   if (e)
     simty__fail(dev, e, "0x%08" PRIx32 " is not an allocated block", addr);

@@ -53,7 +53,15 @@ struct simty__launch {
   uint32_t data_end; /* highest kernel or allocated data byte + 1 */
   unsigned stack_log2;
   uint64_t timeout_cycles;
+  unsigned flags; /* SIMTY__LAUNCH_CONTINUE: continues the sequence */
+  /* The argument block the backend writes to `args` just before the
+   * launch, in the stream (NULL: none). */
+  const void *args_data;
+  size_t args_size;
 };
+/* The launch continues the sequence of the one before it: counters add
+ * up, console records are kept (protocol: SIMTY_LAUNCH_F_CONTINUE). */
+#define SIMTY__LAUNCH_CONTINUE 1u
 
 enum simty__state {
   SIMTY__IDLE = 0,
@@ -62,9 +70,39 @@ enum simty__state {
   SIMTY__FAULT = 3,
 };
 
+/* A device's status record: its last launch, and its work queue in
+ * operation numbers (docs/protocol.md "Queued work"; the model backend
+ * numbers its operations the same way). */
 struct simty__status {
   enum simty__state state;
   struct simty_fault fault;
+  uint32_t ops_accepted; /* number of the last operation accepted */
+  uint32_t ops_done;     /* number of the last operation completed */
+  uint32_t fault_op;     /* operation that ended the last sequence, 0 none */
+  unsigned queued;       /* operations not yet started */
+};
+
+/* One operation of the stream not yet known to be complete. */
+struct simty__op {
+  simty_event ev;
+  uint32_t op; /* device operation number; 0: a read the library makes */
+  uint32_t addr;
+  void *dst;
+  size_t len;
+};
+
+/* The device's stream (simty_stream.c). */
+struct simty__stream {
+  simty_event next;     /* last event issued */
+  struct simty__op *ops; /* outstanding, in order */
+  size_t nops, cap;
+  uint32_t last_op;     /* device number of the last operation submitted */
+  uint32_t ops_done;    /* the device's, as last reported */
+  uint32_t fault_seen;  /* fault_op of the last fault taken into account */
+  int fault_pending;    /* a fault not yet returned to the caller */
+  simty_event fail_lo, fail_hi; /* events the last fault cancelled */
+  simty_event fault_ev; /* the operation that faulted, 0: unknown */
+  unsigned seq_launches; /* launches submitted since the last sync */
 };
 
 /* ---- Backend table ----
@@ -79,17 +117,29 @@ struct simty__backend {
    * dev->info. */
   int (*open)(simty_device *dev, const char *rest);
   void (*close)(simty_device *dev);
+  /* write and launch submit one operation, ordered after everything
+   * before it (waiting while the device's queue is full), and set
+   * dev->stream.last_op to its number; SIMTY_EFAULT when a fault ended
+   * the queue before it (the status record that says so has been passed
+   * to simty__stream_note()). read is only called with nothing queued or
+   * running. */
   int (*write)(simty_device *dev, uint32_t addr, const void *src,
                size_t len);
   int (*read)(simty_device *dev, uint32_t addr, void *dst, size_t len);
   int (*launch)(simty_device *dev, const struct simty__launch *launch);
-  /* Progress the launch until it ends or the deadline passes; feed
-   * console bytes to simty__console_byte(). Fills *st (state RUNNING when
-   * the deadline passed first). */
-  int (*wait)(simty_device *dev, uint64_t deadline_ns,
+  /* Progress the work until operation until_op has completed (0: until
+   * nothing runs or is queued), a fault has ended the queue, or the
+   * deadline passes; feed console bytes to simty__console_byte(). Fills
+   * *st (and passes it to simty__stream_note()). */
+  int (*wait)(simty_device *dev, uint32_t until_op, uint64_t deadline_ns,
               struct simty__status *st);
+  /* Ends the running launch and cancels the queue; passes the resulting
+   * status to simty__stream_note(). */
   int (*abort)(simty_device *dev);
   int (*counters)(simty_device *dev, uint64_t out[SIMTY_CTR_COUNT]);
+  /* Collects the answers of submissions still in flight (NULL: none are
+   * ever left in flight); returns the first error among them. */
+  int (*flush)(simty_device *dev);
   /* write/read take transfers of any size and report their progress
    * (simty__progress every SIMTY__PROGRESS_CHUNK bytes of a transfer of
    * at least that size); 0: simty_write/simty_read split them. */
@@ -126,7 +176,8 @@ struct simty_device {
   struct simty_kernel **kernels; /* live handles, detached at close */
   size_t nkernels, kernels_cap;
 
-  uint32_t args_block; /* device copy of the last argument block, 0: none */
+  uint32_t *args_blocks; /* argument blocks of the current sequence */
+  size_t nargs, args_cap;
   int launched;        /* a launch was started and not yet seen to end */
   /* The link was lost with every answer to a LAUNCH: counted as launched
    * until the backend has asked the device whether it started. */
@@ -136,6 +187,13 @@ struct simty_device {
                           leaves it running */
   int ever_launched;
   struct simty_fault last_fault;
+  struct simty__stream stream;
+
+  /* The code bytes of the kernel loaded last, while nothing else has
+   * written CODE since (a reload of the same image skips them). */
+  uint8_t *code_image;
+  size_t code_image_len;
+  unsigned code_reuses; /* loads that skipped the code (tests) */
 
   struct simty__lines console; /* fn, user: simty_set_console() */
   simty_progress_fn progress;
@@ -147,6 +205,34 @@ struct simty_kernel {
   uint64_t generation;
   struct simty_elf elf;
 };
+
+/* ---- Stream (simty_stream.c) ---- */
+
+/* Takes a status record into account: completed operations, and a new
+ * fault (its record becomes last_fault, the operations it cancelled
+ * fail). */
+void simty__stream_note(simty_device *dev, const struct simty__status *st);
+/* Waits (device lock held) until every operation up to `ev` (0: all) has
+ * completed, making the reads due; returns as simty_event_wait(). */
+int simty__stream_wait(simty_device *dev, simty_event ev,
+                       uint64_t deadline_ns);
+/* Forgets the stream's state (open, close). */
+void simty__stream_free(simty_device *dev);
+/* Something was written to [addr, addr + len): a cached code image it
+ * touches is forgotten. */
+void simty__code_written(simty_device *dev, uint32_t addr, uint64_t len);
+/* Public-call prologue: takes the lock and clears the last error. */
+void simty__enter(simty_device *dev);
+/* Submits a checked launch (flags get CONTINUE inside a sequence). */
+int simty__stream_launch(simty_device *dev, struct simty__launch *l,
+                         simty_event *ev);
+/* Frees the argument blocks of the launches of the sequence that ended
+ * (simty_kernel.c). */
+void simty__release_args(simty_device *dev);
+/* One write to the backend, in progress-sized pieces unless it reports
+ * progress itself. */
+int simty__backend_write(simty_device *dev, uint32_t addr, const void *src,
+                         size_t len);
 
 /* ---- Helpers ---- */
 

@@ -80,16 +80,52 @@ static int check_kernel(simty_device *dev, const struct simty_elf *elf)
   return 0;
 }
 
+static int in_code(const simty_device *dev,
+                   const struct simty_elf_segment *seg)
+{
+  return seg->addr - dev->info.code_base < SIMTY_CODE_WINDOW;
+}
+
+/* The code segments of an image, as compared between loads: address,
+ * sizes and bytes of each. NULL when out of memory or there are none. */
+static uint8_t *code_image(const simty_device *dev,
+                           const struct simty_elf *elf, size_t *len)
+{
+  size_t n = 0;
+  for (unsigned s = 0; s < elf->segment_count; s++)
+    if (in_code(dev, &elf->segments[s]))
+      n += 12 + elf->segments[s].file_size;
+  *len = n;
+  uint8_t *p = n ? malloc(n) : NULL;
+  if (!p)
+    return NULL;
+  size_t at = 0;
+  for (unsigned s = 0; s < elf->segment_count; s++) {
+    const struct simty_elf_segment *seg = &elf->segments[s];
+    if (!in_code(dev, seg))
+      continue;
+    uint32_t h[3] = {seg->addr, seg->mem_size, seg->file_size};
+    memcpy(p + at, h, sizeof(h));
+    memcpy(p + at + 12, seg->data, seg->file_size);
+    at += 12 + seg->file_size;
+  }
+  return p;
+}
+
 /* Segment bytes, zero-filled to mem_size, in chunks (a large .bss must not
- * need a large host buffer). */
-static int write_segments(simty_device *dev, const struct simty_elf *elf)
+ * need a large host buffer); the code segments only if skip_code is 0. */
+static int write_segments(simty_device *dev, const struct simty_elf *elf,
+                          int skip_code)
 {
   uint64_t total = 0, done = 0;
   for (unsigned s = 0; s < elf->segment_count; s++)
-    total += elf->segments[s].mem_size;
+    if (!skip_code || !in_code(dev, &elf->segments[s]))
+      total += elf->segments[s].mem_size;
   static const uint8_t zeros[4096];
   for (unsigned s = 0; s < elf->segment_count; s++) {
     const struct simty_elf_segment *seg = &elf->segments[s];
+    if (skip_code && in_code(dev, seg))
+      continue;
     uint32_t off = 0;
     while (off < seg->mem_size) {
       const void *src;
@@ -120,10 +156,16 @@ static int write_segments(simty_device *dev, const struct simty_elf *elf)
 static int load_parsed(simty_device *dev, simty_kernel *k, simty_kernel **out)
 {
   int e = SIMTY_EBUSY;
-  pthread_mutex_lock(&dev->lock);
+  simty__enter(dev);
   if (dev->launched) {
     simty__fail(dev, e, "a launch is running: wait for it or abort it");
     goto fail;
+  }
+  if (dev->stream.nops) {
+    /* Copies still in the stream go first. */
+    e = simty__stream_wait(dev, 0, UINT64_MAX);
+    if (e)
+      goto fail;
   }
   e = check_kernel(dev, &k->elf);
   if (e)
@@ -136,10 +178,29 @@ static int load_parsed(simty_device *dev, simty_kernel *k, simty_kernel **out)
   /* From here the old kernel is gone, whether or not the writes work. */
   dev->load_generation++;
   dev->kernel_data_end = 0;
-  e = write_segments(dev, &k->elf);
+  /* The same code as the kernel loaded last, with nothing written to CODE
+   * since: already there. */
+  size_t ilen = 0;
+  uint8_t *image = code_image(dev, &k->elf, &ilen);
+  int same = image && dev->code_image && ilen == dev->code_image_len &&
+             memcmp(image, dev->code_image, ilen) == 0;
+  if (!same) {
+    free(dev->code_image);
+    dev->code_image = NULL;
+    dev->code_image_len = 0;
+  }
+  e = write_segments(dev, &k->elf, same);
   if (e) {
+    free(image);
     dev->nkernels--;
     goto fail;
+  }
+  if (same) {
+    free(image);
+    dev->code_reuses++;
+  } else {
+    dev->code_image = image;
+    dev->code_image_len = image ? ilen : 0;
   }
   k->dev = dev;
   k->generation = dev->load_generation;
@@ -257,74 +318,87 @@ int simty_kernel_layout(const simty_kernel *kernel, uint32_t *entry,
 
 /* ---- Launches ---- */
 
-/* Marks the launch as ended and records its fault. */
-static void launch_ended(simty_device *dev, const struct simty__status *st)
+void simty__release_args(simty_device *dev)
 {
-  dev->launched = 0;
-  dev->inherited = 0;
-  dev->last_fault = st->fault;
-  if (st->state != SIMTY__FAULT)
-    dev->last_fault.cause = SIMTY_FAULT_NONE;
-  simty__console_flush(dev);
+  for (size_t i = 0; i < dev->nargs; i++)
+    simty__alloc_put(&dev->heap, dev->args_blocks[i]);
+  dev->nargs = 0;
+  if (!dev->backend) {
+    free(dev->args_blocks);
+    dev->args_blocks = NULL;
+    dev->args_cap = 0;
+  }
 }
 
-int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
+/* A device copy of an argument block, kept until its sequence ends. */
+static int args_block(simty_device *dev, size_t size, uint32_t *addr)
 {
-  if (!kernel || !cfg)
-    return SIMTY_EINVAL;
+  if (dev->nargs == dev->args_cap) {
+    size_t cap = dev->args_cap ? dev->args_cap * 2 : 16;
+    uint32_t *v = realloc(dev->args_blocks, cap * sizeof(*v));
+    if (!v)
+      return simty__fail(dev, SIMTY_ENOMEM, "out of host memory");
+    dev->args_blocks = v;
+    dev->args_cap = cap;
+  }
+  int e = simty__alloc_get(&dev->heap, size, addr);
+  if (e == SIMTY_ENOSPC && dev->stream.nops) {
+    /* The blocks of earlier launches free up once they have run. */
+    e = simty__stream_wait(dev, 0, UINT64_MAX);
+    if (e)
+      return e;
+    if (!dev->stream.nops) {
+      dev->launched = 0;
+      dev->stream.seq_launches = 0;
+      simty__release_args(dev);
+    }
+    e = simty__alloc_get(&dev->heap, size, addr);
+  }
+  if (e)
+    return simty__fail(dev, e, "no device memory for a %zu-byte argument block",
+                       size);
+  dev->args_blocks[dev->nargs++] = *addr;
+  return 0;
+}
+
+static int launch_locked(simty_kernel *kernel,
+                         const struct simty_launch_config *cfg,
+                         simty_event *ev)
+{
   simty_device *dev = kernel->dev;
-  if (!dev)
-    return SIMTY_ECLOSED;
-  pthread_mutex_lock(&dev->lock);
   int e;
   unsigned stack_log2 = cfg->stack_log2 ? cfg->stack_log2
                                         : dev->default_stack_log2;
-  if (cfg->nthreads == 0 || cfg->nthreads > SIMTY_MAX_THREADS) {
-    e = simty__fail(dev, SIMTY_EINVAL,
-                    "thread count %" PRIu32 " is outside 1 .. %u",
-                    cfg->nthreads, SIMTY_MAX_THREADS);
-    goto out;
-  }
-  if (stack_log2 < SIMTY_STACK_LOG2_MIN || stack_log2 > SIMTY_STACK_LOG2_MAX) {
-    e = simty__fail(dev, SIMTY_EINVAL, "stack_log2 %u is outside %d .. %d",
-                    stack_log2, SIMTY_STACK_LOG2_MIN, SIMTY_STACK_LOG2_MAX);
-    goto out;
-  }
-  if (cfg->args && (cfg->args_size == 0 || cfg->args_size > MAX_ARGS_SIZE)) {
-    e = simty__fail(dev, SIMTY_EINVAL,
-                    "argument block of %zu bytes (1 .. %u allowed)",
-                    cfg->args_size, MAX_ARGS_SIZE);
-    goto out;
-  }
-  if (kernel->generation != dev->load_generation) {
-    e = simty__fail(dev, SIMTY_ESTALE,
-                    "another kernel was loaded on the device since this one");
-    goto out;
-  }
-  if (dev->launched) {
-    e = simty__fail(dev, SIMTY_EBUSY,
-                    "a launch is running: wait for it or abort it");
-    goto out;
-  }
-  /* The previous argument block is no longer in use. */
-  if (dev->args_block) {
-    simty__alloc_put(&dev->heap, dev->args_block);
-    dev->args_block = 0;
-  }
+  if (cfg->nthreads == 0 || cfg->nthreads > SIMTY_MAX_THREADS)
+    return simty__fail(dev, SIMTY_EINVAL,
+                       "thread count %" PRIu32 " is outside 1 .. %u",
+                       cfg->nthreads, SIMTY_MAX_THREADS);
+  if (stack_log2 < SIMTY_STACK_LOG2_MIN || stack_log2 > SIMTY_STACK_LOG2_MAX)
+    return simty__fail(dev, SIMTY_EINVAL, "stack_log2 %u is outside %d .. %d",
+                       stack_log2, SIMTY_STACK_LOG2_MIN, SIMTY_STACK_LOG2_MAX);
+  if (cfg->args && (cfg->args_size == 0 || cfg->args_size > MAX_ARGS_SIZE))
+    return simty__fail(dev, SIMTY_EINVAL,
+                       "argument block of %zu bytes (1 .. %u allowed)",
+                       cfg->args_size, MAX_ARGS_SIZE);
+  if (kernel->generation != dev->load_generation)
+    return simty__fail(dev, SIMTY_ESTALE,
+                       "another kernel was loaded on the device since this "
+                       "one");
+  if (dev->launched && dev->inherited)
+    return simty__fail(dev, SIMTY_EBUSY,
+                       "a launch found running at open is still running: wait "
+                       "for it or abort it");
+  if (dev->stream.fault_pending)
+    return simty__fail(dev, SIMTY_EFAULT,
+                       "a launch submitted before this one faulted: not run "
+                       "(simty_wait() or simty_sync() reports the fault)");
+  if (!dev->launched && !dev->stream.nops)
+    simty__release_args(dev);
   uint32_t args = cfg->args_addr;
   if (cfg->args) {
-    e = simty__alloc_get(&dev->heap, cfg->args_size, &args);
-    if (e) {
-      simty__fail(dev, e, "no device memory for a %zu-byte argument block",
-                  cfg->args_size);
-      goto out;
-    }
-    e = dev->backend->write(dev, args, cfg->args, cfg->args_size);
-    if (e) {
-      simty__alloc_put(&dev->heap, args);
-      goto out;
-    }
-    dev->args_block = args;
+    e = args_block(dev, cfg->args_size, &args);
+    if (e)
+      return e;
   }
   uint32_t data_end = dev->kernel_data_end;
   uint32_t heap_top = simty__alloc_high(&dev->heap);
@@ -338,7 +412,7 @@ int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
                     "allocations at 0x%08" PRIx32,
                     stack_log2, dev->info.warps * dev->info.lanes, bottom,
                     data_end);
-    goto out;
+    goto drop_args;
   }
   struct simty__launch l = {
       .entry = kernel->elf.entry,
@@ -347,68 +421,50 @@ int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
       .data_end = data_end,
       .stack_log2 = stack_log2,
       .timeout_cycles = cfg->timeout_cycles,
+      .args_data = cfg->args,
+      .args_size = cfg->args ? cfg->args_size : 0,
   };
-  simty__console_flush(dev);
-  dev->launch_unknown = 0;
-  e = dev->backend->launch(dev, &l);
-  /* A launch lost with the link may be running: the backend resolves it
-   * when the device answers again (simty_wait, simty_abort, simty_close
-   * abort it if it runs). */
-  if (e == 0 || dev->launch_unknown) {
-    dev->launched = 1;
-    dev->ever_launched = 1;
-    memset(&dev->last_fault, 0, sizeof(dev->last_fault));
+  e = simty__stream_launch(dev, &l, ev);
+  if (e == 0 || dev->launch_unknown)
+    return e;
+drop_args:
+  if (cfg->args && dev->nargs && dev->args_blocks[dev->nargs - 1] == args) {
+    simty__alloc_put(&dev->heap, args);
+    dev->nargs--;
   }
-out:
+  return e;
+}
+
+int simty_launch_async(simty_kernel *kernel,
+                       const struct simty_launch_config *cfg, simty_event *ev)
+{
+  if (!kernel || !cfg)
+    return SIMTY_EINVAL;
+  simty_device *dev = kernel->dev;
+  if (!dev)
+    return SIMTY_ECLOSED;
+  simty__enter(dev);
+  int e = launch_locked(kernel, cfg, ev);
   pthread_mutex_unlock(&dev->lock);
   return e;
 }
 
-int simty_wait(simty_device *dev, int timeout_ms)
+int simty_launch(simty_kernel *kernel, const struct simty_launch_config *cfg)
 {
-  if (!dev)
+  if (!kernel || !cfg)
     return SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
-  int e;
-  if (!dev->launched) {
-    if (dev->ever_launched)
-      e = dev->last_fault.cause ? simty__fail(dev, SIMTY_EFAULT, "the launch "
-                                                                 "faulted")
-                                : 0;
-    else
-      e = simty__fail(dev, SIMTY_ENOLAUNCH, "nothing was launched");
-    goto out;
-  }
-  uint64_t deadline = timeout_ms == 0 ? 0 : simty__deadline_ms(timeout_ms);
-  struct simty__status st;
-  memset(&st, 0, sizeof(st));
-  e = dev->backend->wait(dev, deadline, &st);
-  if (e)
-    goto out;
-  if (st.state == SIMTY__RUNNING) {
-    e = simty__fail(dev, SIMTY_ETIMEDOUT,
-                    "the launch still runs after %d ms", timeout_ms);
-    goto out;
-  }
-  launch_ended(dev, &st);
-  if (st.state == SIMTY__FAULT) {
-    char text[160];
-    simty_fault_format(&st.fault, text, sizeof(text));
-    e = simty__fail(dev, SIMTY_EFAULT, "fault: %s", text);
-  }
-out:
-  pthread_mutex_unlock(&dev->lock);
-  return e;
-}
-
-int simty_abort(simty_device *dev)
-{
+  simty_device *dev = kernel->dev;
   if (!dev)
-    return SIMTY_EINVAL;
-  pthread_mutex_lock(&dev->lock);
-  int e = 0;
-  if (dev->launched)
-    e = dev->backend->abort(dev);
+    return SIMTY_ECLOSED;
+  simty__enter(dev);
+  int e = launch_locked(kernel, cfg, NULL);
+  /* Returns once the device has accepted it. */
+  if (!e && dev->backend->flush)
+    e = dev->backend->flush(dev);
+  if (e == SIMTY_EFAULT && dev->stream.fault_pending)
+    e = simty__fail(dev, SIMTY_EFAULT,
+                    "a launch submitted before this one faulted: not run "
+                    "(simty_wait() or simty_sync() reports the fault)");
   pthread_mutex_unlock(&dev->lock);
   return e;
 }

@@ -19,7 +19,7 @@ import struct
 import time
 import zlib
 
-VERSION = 2
+VERSION = 3
 HDR = struct.Struct("<BBHHBB")
 RESPONSE = 0x80
 
@@ -27,7 +27,9 @@ CMD = {"INFO": 0x01, "WRITE": 0x02, "READ": 0x03, "LAUNCH": 0x04, "STATUS": 0x05
        "WAIT": 0x06, "ABORT": 0x07, "COUNTERS": 0x08, "RESET": 0x09, "CONSOLE": 0x0A}
 ST = {"OK": 0, "BAD_CRC": 1, "BAD_LENGTH": 2, "BAD_VERSION": 3, "UNKNOWN_COMMAND": 4,
       "OUT_OF_RANGE": 5, "PROTECTED": 6, "BUSY": 7, "NO_LAUNCH": 8, "BAD_ARGUMENT": 9,
-      "STACK_OVERLAP": 10, "INTERNAL": 11, "SEQUENCE": 12}
+      "STACK_OVERLAP": 10, "INTERNAL": 11, "SEQUENCE": 12, "QUEUE_FULL": 13,
+      "CANCELLED": 14}
+LAUNCH_F_CONTINUE = 1
 ST_NAME = {v: k for k, v in ST.items()}
 STATE = {0: "IDLE", 1: "RUNNING", 2: "DONE", 3: "FAULT"}
 WANT_COUNTERS = 1
@@ -101,7 +103,8 @@ class LinkError(Exception):
 
 INFO_KEYS = ("proto_version", "counter_count", "max_payload", "warps", "lanes",
              "code_base", "code_size", "data_base", "data_size", "clock_hz", "fw_version",
-             "baud", "window", "link_flags", "hw_version", "hw_build")
+             "baud", "window", "link_flags", "hw_version", "hw_build", "queue_depth",
+             "reserved2", "stage_bytes")
 LINK_FLAG_ENGINE = 1
 
 
@@ -234,9 +237,9 @@ class Link:
                             % (r.detail() if r.detail() is not None else r.version, VERSION))
         if r.status != 0:
             raise LinkError("INFO: %s" % r.status_name)
-        if len(r.payload) != 48:
-            raise LinkError("INFO payload is %d bytes, protocol 2 has 48" % len(r.payload))
-        i = dict(zip(INFO_KEYS, struct.unpack("<BBHHHIIIIIIIHHII", r.payload)))
+        if len(r.payload) != 56:
+            raise LinkError("INFO payload is %d bytes, protocol 3 has 56" % len(r.payload))
+        i = dict(zip(INFO_KEYS, struct.unpack("<BBHHHIIIIIIIHHIIHHI", r.payload)))
         self.window = max(1, i["window"])
         return i
 
@@ -246,12 +249,20 @@ class Link:
     def read(self, addr, count):
         return self.request("READ", struct.pack("<II", addr, count))
 
-    def launch(self, entry, nthreads, args, data_end, timeout=0, stack_log2=10):
-        return self.request("LAUNCH", struct.pack("<IIIIQB7x", entry, nthreads, args,
-                                                  data_end, timeout, stack_log2))
+    @staticmethod
+    def launch_payload(entry, nthreads, args, data_end, timeout=0, stack_log2=10, flags=0):
+        return struct.pack("<IIIIQBB6x", entry, nthreads, args, data_end, timeout,
+                           stack_log2, flags)
 
-    def wait(self, wait_ms, flags=0, timeout=None):
-        return self.request("WAIT", struct.pack("<II", wait_ms, flags), timeout=timeout)
+    def launch(self, entry, nthreads, args, data_end, timeout=0, stack_log2=10, flags=0):
+        return self.request("LAUNCH", self.launch_payload(entry, nthreads, args, data_end,
+                                                          timeout, stack_log2, flags))
+
+    def wait(self, wait_ms, flags=0, timeout=None, until=None):
+        p = struct.pack("<II", wait_ms, flags)
+        if until is not None:
+            p += struct.pack("<I", until)
+        return self.request("WAIT", p, timeout=timeout)
 
     def status(self, flags=0):
         return self.request("STATUS", struct.pack("<I", flags))
@@ -259,12 +270,14 @@ class Link:
 
 def parse_status(payload, counter_count=13, flags=0):
     (state, cause, _, launch_id, nthreads, dispatched, done, fpc, fhart, ftid, faddr,
-     pending, elapsed) = struct.unpack_from("<BBHIIIIIIIIIQ", payload)
+     pending, elapsed, accepted, ops_done, fault_op, queued,
+     cancelled) = struct.unpack_from("<BBHIIIIIIIIIQIIIHH", payload)
     rec = dict(state=STATE.get(state, state), cause=cause, launch_id=launch_id,
                nthreads=nthreads, dispatched=dispatched, done=done, fault_pc=fpc,
                fault_hart=fhart, fault_tid=ftid, fault_addr=faddr,
-               console_pending=pending, elapsed=elapsed)
-    off = 48
+               console_pending=pending, elapsed=elapsed, ops_accepted=accepted,
+               ops_done=ops_done, fault_op=fault_op, queued=queued, cancelled=cancelled)
+    off = 64
     if flags & WANT_COUNTERS:
         rec["counters"] = list(struct.unpack_from("<%dQ" % counter_count, payload, off))
         off += 8 * counter_count

@@ -32,7 +32,7 @@ import time
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from board_elf import Kernel  # noqa: E402
-from simty_wire import (CMD, LINK_FLAG_ENGINE, ST, VERSION, WANT_CONSOLE,  # noqa: E402
+from simty_wire import (CMD, LAUNCH_F_CONTINUE, LINK_FLAG_ENGINE, ST, VERSION, WANT_CONSOLE,  # noqa: E402
                         WANT_COUNTERS, Link, LinkError, frame, parse_status, wire)
 
 SIMTY_CODE_BASE = 0x00010000
@@ -138,7 +138,7 @@ class Board:
         if not ok:
             return None
         self.launches += 1
-        launch_id, stack_top = struct.unpack("<II", r.payload)
+        launch_id, stack_top = struct.unpack_from("<II", r.payload)
         check(label + ": launch id counts launches", launch_id == self.launches,
               (launch_id, self.launches))
         check(label + ": stack_top is the top of DATA",
@@ -167,8 +167,10 @@ class Board:
 
 def test_info(b):
     i = b.info
-    check("INFO: protocol 2, 13 counters", i["proto_version"] == VERSION and i["counter_count"] == 13,
-          i)
+    check("INFO: protocol %d, 13 counters" % VERSION,
+          i["proto_version"] == VERSION and i["counter_count"] == 13, i)
+    check("INFO v3: a work queue of 1 .. 65535 operations and a WRITE stage",
+          1 <= i["queue_depth"] and i["stage_bytes"] >= 256 and i["stage_bytes"] % 4 == 0, i)
     check("INFO v2: the link engine handles frames, window 1..16, the link's rate",
           i["link_flags"] & LINK_FLAG_ENGINE and 1 <= i["window"] <= 16 and i["baud"] > 0, i)
     want = (int(CONFIG[1]), int(CONFIG[3]))
@@ -259,7 +261,7 @@ def test_bad_frames(b):
     # the window untouched (the next seq still runs).
     link.send_raw(wire(frame(CMD["INFO"], 0x4242, version=1)))
     r = link.receive()
-    check("a version 1 frame answered BAD_VERSION, detail 2",
+    check("a version 1 frame answered BAD_VERSION, detail %d" % VERSION,
           r is not None and r.status == ST["BAD_VERSION"] and r.version == VERSION
           and r.seq == 0x4242 and r.detail() == VERSION,
           None if r is None else (r.status_name, r.version, r.seq, r.detail()))
@@ -310,15 +312,24 @@ def test_abort(b):
     r = b.link.status()
     rec = parse_status(r.payload)
     check("STATUS while spinning: RUNNING", r.status == 0 and rec["state"] == "RUNNING", rec)
-    r = b.link.write(SIMTY_DATA_BASE, b"\x01")
-    check("WRITE while running: BUSY", r.status == ST["BUSY"], r.status_name)
+    before = b.link.read(SIMTY_DATA_BASE, 1)
+    check("READ while running: BUSY", before.status == ST["BUSY"], before.status_name)
+    r = b.link.write(SIMTY_DATA_BASE + 0x20, b"\x01")
+    check("WRITE while running: queued (OK)", r.status == 0, r.status_name)
     r = b.link.launch(k.entry, 1, scratch, scratch + 64)
-    check("LAUNCH while running: BUSY", r.status == ST["BUSY"], r.status_name)
+    check("LAUNCH while running: queued (OK), one operation ahead",
+          r.status == 0 and struct.unpack_from("<I", r.payload, 12)[0] == 1,
+          (r.status_name, r.payload.hex()))
     r = b.link.request("ABORT")
     rec = parse_status(r.payload) if r.status == 0 else {}
     check("ABORT ends it: FAULT, cause ABORTED, no thread",
           rec.get("state") == "FAULT" and rec.get("cause") == FAULT_ABORTED
           and rec.get("fault_tid") == NO_THREAD and rec.get("fault_hart") == NO_THREAD, rec)
+    check("ABORT cancels the queued WRITE and LAUNCH",
+          rec.get("cancelled") == 2 and rec.get("queued") == 0, rec)
+    r = b.link.read(SIMTY_DATA_BASE + 0x20, 1)
+    check("the cancelled WRITE never ran", r.status == 0 and r.payload != b"\x01",
+          (r.status_name, r.payload))
     r = b.link.read(scratch, 64)
     counts = struct.unpack("<16I", r.payload) if r.status == 0 else ()
     # the first wave never ends: threads 0 .. hardware threads - 1 spin
@@ -562,6 +573,175 @@ def test_window(b):
           (r.status_name, r.detail()))
 
 
+# ---- protocol 3: the work queue ----
+
+def queue_idle(b, flags=WANT_COUNTERS, until=None, rounds=40):
+    """WAIT until nothing runs or is queued (or `until` is done)."""
+    for _ in range(rounds):
+        r = b.link.wait(5000, flags, timeout=300, until=until)
+        if r.status != 0:
+            return None
+        rec = parse_status(r.payload, b.info["counter_count"], flags)
+        if until is not None and rec["ops_done"] >= until:
+            return rec
+        if rec["state"] != "RUNNING" and rec["queued"] == 0:
+            return rec
+    return rec
+
+
+def read_words(b, addr, n):
+    got = []
+    for off in range(0, 4 * n, b.info["max_payload"]):
+        cnt = min(b.info["max_payload"], 4 * n - off)
+        rr = b.link.read(addr + off, cnt)
+        if rr.status != 0:
+            return None
+        got += list(struct.unpack("<%dI" % (cnt // 4), rr.payload))
+    return got
+
+
+def test_queue(b):
+    """write, launch, write, launch, write, launch in one pipelined go:
+    run in order, each launch as soon as the one before ends; counters
+    of the CONTINUE launches add up; WAIT until an operation."""
+    k = b.load("fill")
+    base = b.heap()
+    n = 2 * b.info["warps"] * b.info["lanes"] + 3
+    args = [base + 16 * i for i in range(3)]
+    outs = [base + 64 + 4 * n * i for i in range(3)]
+    for o in outs:
+        b.link.write(o, b"\xEE" * (4 * n))
+    b.link.write(args[0], struct.pack("<III", n, 100, outs[0]))
+    r = b.link.status()
+    op0 = parse_status(r.payload)["ops_accepted"]
+    end = outs[-1] + 4 * n
+    L = b.link.launch_payload
+    reqs = [("LAUNCH", L(k.entry, n, args[0], end)),
+            ("WRITE", struct.pack("<I", args[1]) + struct.pack("<III", n, 101, outs[1])),
+            ("LAUNCH", L(k.entry, n, args[1], end, flags=LAUNCH_F_CONTINUE)),
+            ("WRITE", struct.pack("<I", args[2]) + struct.pack("<III", n, 102, outs[2])),
+            ("LAUNCH", L(k.entry, n, args[2], end, flags=LAUNCH_F_CONTINUE))]
+    rs = b.link.pipeline(reqs, timeout=300)
+    check("queue: five requests in one go, all accepted", all(r.status == 0 for r in rs),
+          [r.status_name for r in rs])
+    launches = [struct.unpack_from("<IIII", r.payload) for r in (rs[0], rs[2], rs[4])]
+    check("queue: operation numbers count WRITEs and LAUNCHes",
+          [l[2] for l in launches] == [op0 + 1, op0 + 3, op0 + 5], launches)
+    check("queue: launch ids follow each other",
+          [l[0] for l in launches] == [b.launches + 1, b.launches + 2, b.launches + 3],
+          launches)
+    b.launches += 3
+    rec = queue_idle(b, until=op0 + 1)
+    check("queue: WAIT until the first launch answers once it is done",
+          rec is not None and rec["ops_done"] >= op0 + 1, rec)
+    rec = queue_idle(b)
+    check("queue: all done in order", rec is not None and rec["state"] == "DONE"
+          and rec["ops_done"] == op0 + 5 and rec["queued"] == 0 and rec["fault_op"] != op0 + 5
+          and rec["launch_id"] == b.launches, rec)
+    for i in range(3):
+        got = read_words(b, outs[i], n)
+        check("queue: launch %d's results (seed from the WRITE queued before it)" % (i + 1),
+              got == fill_expected(n, 100 + i), got and got[:4])
+    c = rec["counters"] if rec else None
+    r = b.link.launch(k.entry, n, args[0], end)
+    b.launches += 1
+    one = queue_idle(b)
+    c1 = one["counters"] if one else None
+    check("queue: the sequence's counters cover its 3 launches (a launch without "
+          "CONTINUE starts anew)",
+          c and c1 and c[CTR["thread_insts"]] == 3 * c1[CTR["thread_insts"]]
+          and abs(c[CTR["warp_insts"]] - 3 * c1[CTR["warp_insts"]]) <= c1[CTR["warp_insts"]] // 20
+          and c[CTR["cycles"]] > 2 * c1[CTR["cycles"]], (c and c[:3], c1 and c1[:3]))
+
+
+def test_queue_fault(b):
+    """Five queued launches, the third faults (a store to address 0): the
+    record names it, the fourth and fifth never run, new work runs."""
+    k = b.load("fill")
+    base = b.heap()
+    n = 16
+    args = [base + 16 * i for i in range(5)]
+    outs = [base + 128 + 4 * n * i for i in range(5)]
+    for i in range(5):
+        b.link.write(outs[i], b"\xEE" * (4 * n))
+        b.link.write(args[i], struct.pack("<III", n, 7 + i, 0 if i == 2 else outs[i]))
+    end = outs[-1] + 4 * n
+    r = b.link.status()
+    op0 = parse_status(r.payload)["ops_accepted"]
+    reqs = [("LAUNCH", b.link.launch_payload(k.entry, n, args[i], end,
+                                             flags=LAUNCH_F_CONTINUE if i else 0))
+            for i in range(5)]
+    rs = b.link.pipeline(reqs, timeout=300)
+    check("queue fault: the first three accepted", all(r.status == 0 for r in rs[:3]),
+          [r.status_name for r in rs])
+    check("queue fault: the fourth and fifth accepted or refused CANCELLED",
+          all(r.status in (0, ST["CANCELLED"]) for r in rs[3:]),
+          [r.status_name for r in rs])
+    rec = queue_idle(b, flags=0)
+    check("queue fault: the record names the third launch",
+          rec is not None and rec["state"] == "FAULT"
+          and rec["cause"] == FAULT_STORE_OUT_OF_RANGE and rec["fault_op"] == op0 + 3
+          and rec["ops_done"] == op0 + 2, rec)
+    queued = sum(1 for r in rs[3:] if r.status == 0)
+    check("queue fault: the queued ones are counted as cancelled",
+          rec is not None and rec["cancelled"] == queued, (rec, queued))
+    for i in (0, 1):
+        check("queue fault: launch %d ran" % (i + 1),
+              read_words(b, outs[i], n) == fill_expected(n, 7 + i))
+    for i in (3, 4):
+        got = read_words(b, outs[i], n)
+        check("queue fault: launch %d never ran (its buffer is untouched)" % (i + 1),
+              got == [0xEEEEEEEE] * n, got and got[:4])
+    b.launches += 3
+    b.run_fill(20, 5, "launch after a queued fault")
+
+
+def test_queue_full(b):
+    """The queue's bound: QUEUE_FULL (nothing queued), READ BUSY, ABORT
+    cancels everything; a retransmitted queued LAUNCH is not queued twice."""
+    k = b.load("spin")
+    scratch = b.heap()
+    depth = b.info["queue_depth"]
+    r = b.link.launch(k.entry, 16, scratch, scratch + 64)
+    check("queue full: spin LAUNCH", r.status == 0, r.status_name)
+    ok = True
+    for i in range(depth):
+        r = b.link.launch(k.entry, 16, scratch, scratch + 64, flags=LAUNCH_F_CONTINUE)
+        ok = ok and r.status == 0
+    check("queue full: %d launches queued behind it" % depth, ok, r.status_name)
+    seq = b.link.send("LAUNCH", b.link.launch_payload(k.entry, 16, scratch, scratch + 64,
+                                                      flags=LAUNCH_F_CONTINUE))
+    r = b.link.answer("LAUNCH", seq)
+    check("queue full: one more is QUEUE_FULL, detail = depth",
+          r.status == ST["QUEUE_FULL"] and r.detail() == depth, (r.status_name, r.detail()))
+    r = b.link.status()
+    rec = parse_status(r.payload)
+    check("queue full: nothing more was queued", rec["queued"] == depth, rec)
+    accepted = rec["ops_accepted"]
+    # A retransmission of the last queued LAUNCH: answered from the cache.
+    r = b.link.request("ABORT")
+    rec = parse_status(r.payload) if r.status == 0 else {}
+    check("queue full: ABORT cancels the queue", rec.get("cancelled") == depth
+          and rec.get("queued") == 0 and rec.get("state") == "FAULT", rec)
+    check("queue full: nothing accepted since", rec.get("ops_accepted") == accepted, rec)
+    b.launches += 1
+    # The window's cache: a queued LAUNCH retransmitted is not queued twice.
+    r = b.link.launch(k.entry, 16, scratch, scratch + 64)
+    b.launches += 1
+    p = b.link.launch_payload(k.entry, 16, scratch, scratch + 64, flags=LAUNCH_F_CONTINUE)
+    seq = b.link.send("LAUNCH", p)
+    first = b.link.answer("LAUNCH", seq)
+    b.link.send("LAUNCH", p, seq=seq)
+    again = b.link.answer("LAUNCH", seq)
+    r = b.link.status()
+    rec = parse_status(r.payload)
+    check("queue: a retransmitted queued LAUNCH is answered from the cache, queued once",
+          first.status == 0 and again.payload == first.payload and rec["queued"] == 1,
+          (first.status_name, again.status_name, rec))
+    b.link.request("ABORT")
+    b.run_fill(8, 3, "launch after QUEUE_FULL and ABORT")
+
+
 def test_tcp(sim):
     proc = subprocess.Popen([sim, "--port", "0", *CONFIG], stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
@@ -652,7 +832,7 @@ def main():
         return 1
     tests = (test_info, test_write_read, test_rejected, test_bad_frames, test_engine_frames,
              test_window, test_launch, test_abort, test_timeout, test_fault,
-             test_console_flood, test_reset)
+             test_queue, test_queue_fault, test_queue_full, test_console_flood, test_reset)
     if a.only:
         names = a.only.split(",")
         tests = [t for t in tests if t.__name__ in names]

@@ -9,7 +9,7 @@ import struct
 import sys
 import zlib
 
-VERSION = 2
+VERSION = 3
 RESP = 0x80
 INFO, WRITE, READ, LAUNCH, STATUS, WAIT, ABORT, COUNTERS, RESET, CONSOLE = range(1, 11)
 
@@ -35,7 +35,7 @@ def frame(cmd, seq, payload=b"", status=0, version=VERSION):
 
 
 def info_payload(window=2, max_payload=4096):
-    p = bytearray(48)
+    p = bytearray(56)
     p[0] = VERSION
     p[1] = 8
     struct.pack_into("<HHH", p, 2, max_payload, 4, 4)

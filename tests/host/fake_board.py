@@ -28,7 +28,7 @@ sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "board"))
 from simty_wire import cobs_decode, cobs_encode  # noqa: E402  (one COBS codec)
 
-VERSION = 2
+VERSION = 3
 COMMANDS = {1: "INFO", 2: "WRITE", 3: "READ", 4: "LAUNCH", 5: "STATUS",
             6: "WAIT", 7: "ABORT", 8: "COUNTERS", 9: "RESET", 10: "CONSOLE"}
 ST_OK, ST_UNKNOWN_COMMAND, ST_NO_LAUNCH = 0, 4, 8
@@ -103,12 +103,15 @@ class FakeBoard:
                 buf = bytearray()
 
     def _status_record(self):
-        rec = bytearray(48)
+        rec = bytearray(64)
         rec[0] = self.state
         rec[1] = self.cause
         struct.pack_into("<IIII", rec, 4, 1, 1000, 16, 0)
         if self.cause == FAULT_ABORTED:
             struct.pack_into("<III", rec, 24, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+        # The work queue: one operation (the launch), done unless running.
+        struct.pack_into("<III", rec, 48, 1, 0 if self.state == STATE_RUNNING else 1,
+                         1 if self.state == STATE_FAULT else 0)
         return bytes(rec)
 
     def _sections(self, flags):
@@ -137,10 +140,10 @@ class FakeBoard:
             if name in self.counts:
                 self.counts[name] += 1
         if name == "INFO":
-            info = struct.pack("<BBHHHIIIIIIIHHII", VERSION, COUNTERS, 1024,
+            info = struct.pack("<BBHHHIIIIIIIHHIIHHI", VERSION, COUNTERS, 1024,
                                self.warps, self.lanes, 0x00010000, 0x10000,
                                0x10000000, 0x100000, 25000000, 0x000100,
-                               3000000, 1, 0, 0, 0)
+                               3000000, 1, 0, 0, 0, 16, 0, 1024)
             return frame(command, seq, ST_OK, info)
         if name == "STATUS":
             flags = struct.unpack_from("<I", payload)[0] if length >= 4 else 0

@@ -44,6 +44,9 @@ struct state {
   uint32_t launch_id;
   int launched;
   uint32_t nthreads;
+  uint32_t launch_op; /* the last launch's operation number */
+  uint32_t ops; /* operations accepted (WRITE, LAUNCH): the fake queues
+                   nothing, so all but a running launch are done */
   /* Console records. */
   uint32_t con_tid[CONSOLE_CAP];
   uint8_t con_byte[CONSOLE_CAP];
@@ -254,12 +257,16 @@ static uint16_t status_record(struct state *s, uint8_t *p, uint32_t flags,
     struct simty_model_fault f;
     simty_model_get_fault(s->d->model, &f);
     p[SIMTY_SR_CAUSE] = (uint8_t)f.cause;
+    simty_put_u32(p + SIMTY_SR_FAULT_OP, s->launch_op);
     simty_put_u32(p + SIMTY_SR_FAULT_PC, f.pc);
     simty_put_u32(p + SIMTY_SR_FAULT_HART, f.hart);
     simty_put_u32(p + SIMTY_SR_FAULT_TID, f.tid);
     simty_put_u32(p + SIMTY_SR_FAULT_ADDR, f.addr);
   }
   simty_put_u64(p + SIMTY_SR_ELAPSED, ctr[SIMTY_CTR_cycles]);
+  simty_put_u32(p + SIMTY_SR_OPS_ACCEPTED, s->ops);
+  simty_put_u32(p + SIMTY_SR_OPS_DONE,
+                st == SIMTY_STATE_RUNNING ? s->ops - 1u : s->ops);
   size_t n = SIMTY_SR_SIZE;
   if (flags & SIMTY_WANT_COUNTERS) {
     for (unsigned i = 0; i < SIMTY_CTR_COUNT; i++)
@@ -392,6 +399,7 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
       return;
     }
     if (w) {
+      s->ops++;
       if (n < (uint32_t)maxp - SIMTY_WRITE_DATA)
         d->short_writes++;
       simty_model_write(d->model, addr, p + SIMTY_WRITE_DATA, n);
@@ -440,8 +448,12 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     s->launch_id++;
     s->nthreads = lp.nthreads;
     s->con_count = 0;
+    s->ops++;
+    s->launch_op = s->ops;
     simty_put_u32(out + SIMTY_LAUNCHED_ID, s->launch_id);
     simty_put_u32(out + SIMTY_LAUNCHED_STACK_TOP, 0);
+    simty_put_u32(out + SIMTY_LAUNCHED_OP, s->ops);
+    simty_put_u32(out + SIMTY_LAUNCHED_QUEUED, 0);
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_LAUNCHED_SIZE, crc, 1);
     s->muted = 1;
     return;

@@ -942,14 +942,15 @@ static void test_api_open_errors(void **state)
   fake_device_stop(&d);
   assert_int_equal(simty_open(uri, &dev), SIMTY_ENODEV);
   assert_non_null(strstr(simty_last_error(NULL), "connect"));
-  /* A device of protocol 1 answers our INFO with BAD_VERSION. */
-  struct fake_device v1 = {.warps = 4, .lanes = 4, .proto_version = 1};
+  /* A device of protocol 2 (no work queue) answers our INFO with
+   * BAD_VERSION. */
+  struct fake_device v1 = {.warps = 4, .lanes = 4, .proto_version = 2};
   assert_int_equal(fake_device_start_tcp(&v1), 0);
   snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", v1.port);
   assert_int_equal(simty_open(uri, &dev), SIMTY_EPROTO);
   const char *msg = simty_last_error(NULL);
-  assert_non_null(strstr(msg, "the device speaks protocol 1, this library "
-                              "protocol 2"));
+  assert_non_null(strstr(msg, "the device speaks protocol 2, this library "
+                              "protocol 3"));
   assert_non_null(strstr(msg, "reprogram the board"));
   assert_int_equal(v1.executed[SIMTY_CMD_INFO], 0);
   fake_device_stop(&v1);
@@ -964,12 +965,12 @@ static void test_api_open_errors(void **state)
   fake_device_stop(&mute);
   assert_null(dev);
   /* A device whose INFO names another version. */
-  struct fake_device v3 = {.warps = 4, .lanes = 4, .info_version = 3};
+  struct fake_device v3 = {.warps = 4, .lanes = 4, .info_version = 4};
   assert_int_equal(fake_device_start_tcp(&v3), 0);
   snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%d", v3.port);
   assert_int_equal(simty_open(uri, &dev), SIMTY_EPROTO);
   assert_non_null(strstr(simty_last_error(NULL),
-                         "protocol 3, this library protocol 2"));
+                         "protocol 4, this library protocol 3"));
   fake_device_stop(&v3);
   assert_null(dev);
 }
