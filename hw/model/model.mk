@@ -18,7 +18,7 @@ MODEL_HEADERS := $(MODEL_DIR)/simty_model.h $(MODEL_DIR)/simty_model_internal.h 
   hw/arch/simty_arch.h host_lib/src/simty_elf.h host_lib/src/simty_lines.h
 
 MODEL_SRCS := $(MODEL_DIR)/simty_model.c $(MODEL_DIR)/simty_model_decode.c \
-  $(MODEL_DIR)/simty_model_race.c \
+  $(MODEL_DIR)/simty_model_race.c $(MODEL_DIR)/simty_model_cfg.c \
   $(MODEL_DIR)/simty_model_exec.c host_lib/src/simty_elf.c \
   host_lib/src/simty_lines.c
 MODEL_OBJS := $(patsubst %.c,$(MODEL_OBJ_DIR)/%.o,$(notdir $(MODEL_SRCS)))
