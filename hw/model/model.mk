@@ -42,7 +42,7 @@ model: $(MODEL_LIB) $(SIMTY_MODEL)
 # ---- Unit tests (cmocka) ----
 MODEL_TEST_DIR := $(MODEL_DIR)/tests
 MODEL_TESTS := $(BUILD)/tests/model/test_model_isa $(BUILD)/tests/model/test_model_simt \
-  $(BUILD)/tests/model/test_model_ext
+  $(BUILD)/tests/model/test_model_ext $(BUILD)/tests/model/test_model_policy
 
 $(BUILD)/tests/model/%: $(MODEL_TEST_DIR)/%.c $(MODEL_TEST_DIR)/model_test_util.h $(MODEL_LIB) | $(BUILD)/tests/model/
 	$(CC) $(MODEL_CFLAGS) -I$(MODEL_TEST_DIR) -o $@ $< $(MODEL_LIB) -lcmocka

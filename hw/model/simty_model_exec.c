@@ -221,8 +221,10 @@ static void stack_split(struct simty_model *m, struct simty_warp *w,
 {
   struct simty_stack_entry *t = &w->stack[w->npaths - 1];
   uint32_t rpc = m->rpc[(t->pc - SIMTY_CODE_BASE) >> 2], rdepth = t->depth;
-  if (rpc == SIMTY_RPC_NONE) {
-    /* No point of its own: the sides meet where the top would have. */
+  if (rpc == SIMTY_RPC_NONE || (rpc == t->rpc && rdepth == t->rdepth)) {
+    /* No point of its own, or the top's own (a replay of an indirect
+     * jump served in turns): the sides meet where the top would have,
+     * without a new reconvergence entry. */
     rpc = t->rpc;
     rdepth = t->rdepth;
     w->npaths--;
