@@ -240,8 +240,15 @@ static void stack_split(struct simty_model *m, struct simty_warp *w,
 static void stack_end(struct simty_model *m, struct simty_warp *w,
                       uint64_t mask)
 {
-  for (unsigned i = 0; i < w->npaths; i++)
+  /* The lanes leave every entry; entries left empty go at once, so that
+   * the stack keeps its bound (2 x LANES + 1). */
+  unsigned n = 0;
+  for (unsigned i = 0; i < w->npaths; i++) {
     w->stack[i].mask &= ~mask;
+    if (w->stack[i].mask)
+      w->stack[n++] = w->stack[i];
+  }
+  w->npaths = n;
   stack_settle(m, w);
 }
 
