@@ -2,8 +2,10 @@
 /*
  * test_model_policy.c - the model's reconvergence policies (simty, pc,
  * ipdom) and statistics: exact warp instruction counts and traces of tiny
- * divergent kernels worked out by hand, the ipdom analysis (function
- * exits, jump tables), equal memory under every policy, and the def-use
+ * divergent kernels worked out by hand (if/else, calls, early returns,
+ * a jump table, function pointers, threads ending in a branch), the
+ * ipdom analysis (function exits, jump tables), equal memory under every
+ * policy (also loops with a break and recursion), and the def-use
  * distance histogram.
  */
 #include <stdio.h>
@@ -279,6 +281,145 @@ static void test_loop_break_same_memory(void **state)
   }
 }
 
+/* A divergent call through a function pointer (even lanes fA, odd fB):
+ *    0 lui x31; 1 csrr x5; 2 andi x6 x5 1; 3 auipc x10; 4 addi x10 36
+ *    5 slli x6 x6 3; 6 add x10 x10 x6; 7 jalr ra x10
+ *    8 slli x9 x5 2; 9 add; 10 sw x7; 11 ecall
+ *    12 fA: addi x7 1; 13 ret; 14 fB: addi x7 2; 15 ret
+ * simty: 0-7 | fA 12 13 (depth 1 first) | 7 replays | fB 14 15 | 8-11
+ * = 17. pc: the replay at 7 first, then fA, whose lanes reach 8 (lower
+ * than 14) and finish alone: 21. ipdom: a call reconverges at pc + 4:
+ * 0-7 | 7 | 14 15 | 12 13 | 8-11 = 17. */
+static void test_function_pointer(void **state)
+{
+  (void)state;
+  struct prog p = {0};
+  emit(&p, LUI(RES, SIMTY_DATA_BASE)); /* 0 */
+  emit(&p, CSRR(5, SIMTY_CSR_TID));    /* 1 */
+  emit(&p, ANDI(6, 5, 1));             /* 2 */
+  emit(&p, AUIPC(10, 0));              /* 3 */
+  emit(&p, ADDI(10, 10, 36));          /* 4: PC(12) */
+  emit(&p, SLLI(6, 6, 3));             /* 5 */
+  emit(&p, ADD(10, 10, 6));            /* 6 */
+  emit(&p, JALR(1, 10, 0));            /* 7 */
+  emit(&p, SLLI(9, 5, 2));             /* 8 */
+  emit(&p, ADD(9, 9, RES));            /* 9 */
+  emit(&p, SW(7, 9, 0));               /* 10 */
+  emit(&p, ECALL);                     /* 11 */
+  emit(&p, ADDI(7, 0, 1));             /* 12 fA */
+  emit(&p, JALR(0, 1, 0));             /* 13 */
+  emit(&p, ADDI(7, 0, 2));             /* 14 fB */
+  emit(&p, JALR(0, 1, 0));             /* 15 */
+  const struct simty_model_func funcs[] = {
+      {PC(0), 48}, {PC(12), 8}, {PC(14), 8}};
+  const uint64_t want[] = {17, 21, 17};
+  for (unsigned k = 0; k < 3; k++) {
+    struct harness *h = run_policy(&p, 4, policies[k], funcs, 3);
+    assert_int_equal(h->ctr[SIMTY_CTR_warp_insts], want[k]);
+    assert_int_equal(h->ctr[SIMTY_CTR_replays_indirect], 1);
+    /* the jalr retires its served lanes only, 2 then 2 */
+    assert_int_equal(h->ctr[SIMTY_CTR_thread_insts],
+                     7 * 4 + 2 + 2 + 4 * 2 + 4 * 4);
+    for (unsigned t = 0; t < 4; t++)
+      assert_int_equal(peek(h, OUT(t)), 1 + (t & 1));
+    if (policies[k] == SIMTY_POLICY_IPDOM) {
+      const uint32_t pcs[] = {PC(0), PC(1), PC(2),  PC(3),  PC(4),
+                              PC(5), PC(6), PC(7),  PC(7),  PC(14),
+                              PC(15), PC(12), PC(13), PC(8), PC(9),
+                              PC(10), PC(11)};
+      const uint64_t masks[] = {0xf, 0xf, 0xf, 0xf, 0xf, 0xf, 0xf, 0x5, 0xa,
+                                0xa, 0xa, 0x5, 0x5, 0xf, 0xf, 0xf, 0xf};
+      expect_pcs(h, pcs, masks, 17);
+      assert_int_equal(simty_model_ipdom_of(h->m, PC(7)), PC(8));
+    }
+    harness_free(h);
+  }
+}
+
+/* Recursion: f(n) = n ? n + f(n - 1) : 0 with n = tid, each lane with
+ * its own stack in DATA: same sums and thread instructions under every
+ * policy. The early `beq` and the body meet at the `ret` (21), the
+ * IPDOM, at each call depth.
+ *    0 lui x31; 1 csrr x5; 2 slli x2 x5 10; 3 add x2 x2 x31
+ *    4 addi x2 x2 2032; 5 mv a0 x5; 6 jal ra f
+ *    7 slli; 8 add; 9 sw a0; 10 ecall
+ *    11 f: beq a0 x0 -> 21; 12 addi sp -8; 13 sw ra 4(sp); 14 sw a0 0(sp)
+ *    15 addi a0 -1; 16 jal ra f; 17 lw x11 0(sp); 18 lw ra 4(sp)
+ *    19 addi sp 8; 20 add a0 a0 x11; 21 ret */
+static void test_recursion(void **state)
+{
+  (void)state;
+  struct prog p = {0};
+  emit(&p, LUI(RES, SIMTY_DATA_BASE)); /* 0 */
+  emit(&p, CSRR(5, SIMTY_CSR_TID));    /* 1 */
+  emit(&p, SLLI(2, 5, 10));            /* 2 */
+  emit(&p, ADD(2, 2, RES));            /* 3 */
+  emit(&p, ADDI(2, 2, 2032));          /* 4 */
+  emit(&p, ADDI(10, 5, 0));            /* 5 */
+  emit(&p, JAL(1, 20));                /* 6: -> 11 */
+  emit(&p, SLLI(9, 5, 2));             /* 7 */
+  emit(&p, ADD(9, 9, RES));            /* 8 */
+  emit(&p, SW(10, 9, 0));              /* 9 */
+  emit(&p, ECALL);                     /* 10 */
+  emit(&p, BEQ(10, 0, 40));            /* 11 f: -> 21 */
+  emit(&p, ADDI(2, 2, -8));            /* 12 */
+  emit(&p, SW(1, 2, 4));               /* 13 */
+  emit(&p, SW(10, 2, 0));              /* 14 */
+  emit(&p, ADDI(10, 10, -1));          /* 15 */
+  emit(&p, JAL(1, -20));               /* 16: -> 11 */
+  emit(&p, LW(11, 2, 0));              /* 17 */
+  emit(&p, LW(1, 2, 4));               /* 18 */
+  emit(&p, ADDI(2, 2, 8));             /* 19 */
+  emit(&p, ADD(10, 10, 11));           /* 20 */
+  emit(&p, JALR(0, 1, 0));             /* 21 */
+  const struct simty_model_func funcs[] = {{PC(0), 44}, {PC(11), 44}};
+  uint64_t thread_insts = 0, mem_requests = 0;
+  for (unsigned k = 0; k < 3; k++) {
+    struct harness *h = run_policy(&p, 8, policies[k], funcs, 2);
+    for (unsigned t = 0; t < 8; t++)
+      assert_int_equal(peek(h, OUT(t)), t * (t + 1) / 2);
+    if (k == 0) {
+      thread_insts = h->ctr[SIMTY_CTR_thread_insts];
+      mem_requests = h->ctr[SIMTY_CTR_mem_requests];
+    }
+    assert_int_equal(h->ctr[SIMTY_CTR_thread_insts], thread_insts);
+    assert_int_equal(h->ctr[SIMTY_CTR_mem_requests], mem_requests);
+    if (policies[k] == SIMTY_POLICY_IPDOM)
+      assert_int_equal(simty_model_ipdom_of(h->m, PC(11)), PC(21));
+    harness_free(h);
+  }
+}
+
+/* Odd lanes end inside a branch (ecall); under ipdom the branch's IPDOM
+ * is the exit, and the ended lanes leave every stack entry:
+ *    0 lui; 1 csrr x5; 2 andi x6 x5 1; 3 beq x6 x0 -> 5; 4 ecall
+ *    5 slli; 6 add; 7 sw x5; 8 ecall
+ * Every policy: 4 + 1 + 4 = 9 warp instructions. */
+static void test_exit_in_branch(void **state)
+{
+  (void)state;
+  struct prog p = {0};
+  emit(&p, LUI(RES, SIMTY_DATA_BASE));
+  emit(&p, CSRR(5, SIMTY_CSR_TID));
+  emit(&p, ANDI(6, 5, 1));
+  emit(&p, BEQ(6, 0, 8));
+  emit(&p, ECALL);
+  emit(&p, SLLI(9, 5, 2));
+  emit(&p, ADD(9, 9, RES));
+  emit(&p, SW(5, 9, 0));
+  emit(&p, ECALL);
+  for (unsigned k = 0; k < 3; k++) {
+    struct harness *h = run_policy(&p, 4, policies[k], NULL, 0);
+    assert_int_equal(h->ctr[SIMTY_CTR_warp_insts], 9);
+    assert_int_equal(h->ctr[SIMTY_CTR_thread_insts], 4 * 4 + 2 + 4 * 2);
+    for (unsigned t = 0; t < 4; t++)
+      assert_int_equal(peek(h, OUT(t)), t & 1 ? 0 : t);
+    if (policies[k] == SIMTY_POLICY_IPDOM)
+      assert_int_equal(simty_model_ipdom_of(h->m, PC(3)), 0xFFFFFFFEu);
+    harness_free(h);
+  }
+}
+
 /* The default policy is simty, and selecting it changes nothing. */
 static void test_default_and_names(void **state)
 {
@@ -367,6 +508,9 @@ int main(void)
       cmocka_unit_test(test_early_return_exit),
       cmocka_unit_test(test_jump_table),
       cmocka_unit_test(test_loop_break_same_memory),
+      cmocka_unit_test(test_function_pointer),
+      cmocka_unit_test(test_recursion),
+      cmocka_unit_test(test_exit_in_branch),
       cmocka_unit_test(test_default_and_names),
       cmocka_unit_test(test_defuse_histogram),
   };
