@@ -4,11 +4,15 @@
  * process, behind the same API as a board.
  *
  * URI: model[?warps=W&lanes=L&code_size=BYTES&data_size=BYTES&isa=ISA
- *            &racecheck=0|1&seed=N]
+ *            &racecheck=0|1&seed=N&policy=simty|pc|ipdom&stats=PATH]
  * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board;
- * RV32I, no race checker, round robin). isa is an ISA string such as
- * rv32ima_zicntr; racecheck=1 reports data races on stderr; seed=N > 0
- * issues warps in a random order drawn from N (docs/architecture.md 7).
+ * RV32I, no race checker, round robin, Simty's reconvergence rule, no
+ * statistics). isa is an ISA string such as rv32ima_zicntr; racecheck=1
+ * reports data races on stderr; seed=N > 0 issues warps in a random order
+ * drawn from N (docs/architecture.md 7); policy selects a reconvergence
+ * policy (a model-only study option, docs/architecture.md "Reconvergence
+ * policies"); stats=PATH appends one JSON line per launch (counters and
+ * the def-use distance histogram, hw/model/README.md).
  *
  * The model has no thread of its own. Like a board's firmware, the backend
  * keeps a work queue (docs/protocol.md "Queued work", numbered the same
@@ -51,6 +55,9 @@ struct mstate {
   unsigned cancelled;
   uint64_t acc[SIMTY_CTR_COUNT]; /* earlier launches of the sequence */
   unsigned stack_log2;           /* of the running launch, for race reports */
+  char *stats_path;              /* stats=PATH, or NULL */
+  int stats_pending;             /* a launch whose line is not written yet */
+  uint64_t funcs_generation;     /* load generation of the ipdom functions */
 };
 
 static struct mstate *ms_of(simty_device *dev)
@@ -112,30 +119,50 @@ static int model_open(simty_device *dev, const char *rest)
 {
   uint64_t warps = 4, lanes = 4, code_size = SIMTY_DEFAULT_CODE_SIZE,
            data_size = SIMTY_DEFAULT_DATA_SIZE, racecheck = 0, seed = 0;
-  unsigned isa = 0;
+  unsigned isa = 0, policy = SIMTY_POLICY_SIMTY;
+  char stats_path[256] = "";
   if (*rest && *rest != '?')
     return simty__fail(dev, SIMTY_EURI,
                        "expected model[?warps=W&lanes=L&code_size=N"
-                       "&data_size=N&isa=ISA&racecheck=1&seed=N], got "
+                       "&data_size=N&isa=ISA&racecheck=1&seed=N"
+                       "&policy=simty|pc|ipdom&stats=PATH], got "
                        "'model:%s'",
                        rest);
-  /* isa= takes a string: take it out before the numeric options. */
-  char query[256];
+  /* isa=, policy= and stats= take strings: take them out before the
+   * numeric options. */
+  char query[512];
   snprintf(query, sizeof(query), "%s", *rest ? rest + 1 : rest);
   for (char *p = query; p && *p;) {
     char *amp = strchr(p, '&');
     size_t len = amp ? (size_t)(amp - p) : strlen(p);
-    if (strncmp(p, "isa=", 4) != 0) {
+    if (strncmp(p, "isa=", 4) == 0) {
+      char value[64], unknown[48];
+      snprintf(value, sizeof(value), "%.*s", (int)(len - 4), p + 4);
+      if (simty__isa_parse(value, &isa, unknown, sizeof(unknown)) != 0)
+        return simty__fail(dev, SIMTY_EURI,
+                           "bad value '%s' for URI option 'isa': the model "
+                           "has rv32i plus m, a, _zicntr ('%s' unknown)",
+                           value, unknown);
+    } else if (strncmp(p, "policy=", 7) == 0) {
+      char value[64];
+      snprintf(value, sizeof(value), "%.*s", (int)(len - 7), p + 7);
+      if (simty_model_policy_parse(value, &policy) != 0)
+        return simty__fail(dev, SIMTY_EURI,
+                           "bad value '%s' for URI option 'policy': "
+                           "simty, pc or ipdom",
+                           value);
+    } else if (strncmp(p, "stats=", 6) == 0) {
+      if (len == 6 || len - 6 >= sizeof(stats_path))
+        return simty__fail(dev, SIMTY_EURI,
+                           "URI option 'stats' needs a path (at most %zu "
+                           "bytes)",
+                           sizeof(stats_path) - 1);
+      snprintf(stats_path, sizeof(stats_path), "%.*s", (int)(len - 6),
+               p + 6);
+    } else {
       p = amp ? amp + 1 : NULL;
       continue;
     }
-    char value[64], unknown[48];
-    snprintf(value, sizeof(value), "%.*s", (int)(len - 4), p + 4);
-    if (simty__isa_parse(value, &isa, unknown, sizeof(unknown)) != 0)
-      return simty__fail(dev, SIMTY_EURI,
-                         "bad value '%s' for URI option 'isa': the model "
-                         "has rv32i plus m, a, _zicntr ('%s' unknown)",
-                         value, unknown);
     memmove(p, amp ? amp + 1 : p + len, strlen(amp ? amp + 1 : p + len) + 1);
   }
   size_t qlen = strlen(query);
@@ -172,11 +199,20 @@ static int model_open(simty_device *dev, const char *rest)
   }
   ms->m = m;
   ms->stack_log2 = SIMTY_STACK_LOG2_DEFAULT;
+  ms->funcs_generation = UINT64_MAX;
+  if (stats_path[0] && ((ms->stats_path = strdup(stats_path)) == NULL ||
+                        simty_model_set_stats(m, 1) != 0)) {
+    free(ms->stats_path);
+    free(ms);
+    simty_model_destroy(m);
+    return simty__fail(dev, SIMTY_ENOMEM, "model: out of memory");
+  }
   dev->impl = ms;
   simty_model_get_config(m, &config);
   simty_model_set_console(m, console_byte, dev);
   simty_model_set_isa(m, isa);
   simty_model_set_schedule(m, seed);
+  simty_model_set_policy(m, policy);
   if (racecheck)
     simty_model_set_racecheck(m, race_report, dev);
   struct simty_device_info *in = &dev->info;
@@ -205,6 +241,7 @@ static void model_close(simty_device *dev)
   queue_clear(ms);
   free(ms->q);
   simty_model_destroy(ms->m);
+  free(ms->stats_path);
   free(ms);
   dev->impl = NULL;
 }
@@ -282,7 +319,32 @@ static int start(simty_device *dev, const struct simty__launch *l)
       .data_end = l->data_end,
   };
   ms->stack_log2 = l->stack_log2;
-  return map_error(dev, simty_model_launch(ms->m, &p));
+  if (simty_model_policy(ms->m) == SIMTY_POLICY_IPDOM &&
+      ms->funcs_generation != dev->load_generation) {
+    /* The ipdom analysis needs the function boundaries of the kernels
+     * loaded (the last load's; CODE is analysed at launch). */
+    int e = simty_model_set_functions(ms->m, NULL, 0);
+    for (size_t i = 0; e == 0 && i < dev->nkernels; i++)
+      if (dev->kernels[i]->generation == dev->load_generation)
+        e = simty_model_functions_from_elf(ms->m, &dev->kernels[i]->elf);
+    if (e)
+      return map_error(dev, e);
+    ms->funcs_generation = dev->load_generation;
+  }
+  int e = simty_model_launch(ms->m, &p);
+  ms->stats_pending = e == 0 && ms->stats_path != NULL;
+  return map_error(dev, e);
+}
+
+/* stats=PATH: the line of the launch that just ended. */
+static void stats_flush(struct mstate *ms)
+{
+  if (!ms->stats_pending)
+    return;
+  ms->stats_pending = 0;
+  if (simty_model_stats_append(ms->m, ms->stats_path) != 0)
+    fprintf(stderr, "simty: model: cannot append stats to %s\n",
+            ms->stats_path);
 }
 
 static int model_launch(simty_device *dev, const struct simty__launch *l)
@@ -336,6 +398,7 @@ static int pump(simty_device *dev, uint32_t until_op, uint64_t deadline_ns)
           return 0;
         continue;
       }
+      stats_flush(ms);
       if (status == SIMTY_MODEL_FAULTED) {
         ms->fault_op = ms->running_op;
         ms->running_op = 0;
@@ -405,6 +468,7 @@ static int model_abort(simty_device *dev)
   struct mstate *ms = ms_of(dev);
   if (ms->running_op) {
     simty_model_abort(ms->m);
+    stats_flush(ms);
     ms->fault_op = ms->running_op;
   } else if (ms->n) {
     ms->fault_op = ms->q[0].number;

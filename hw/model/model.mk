@@ -18,7 +18,7 @@ MODEL_HEADERS := $(MODEL_DIR)/simty_model.h $(MODEL_DIR)/simty_model_internal.h 
   hw/arch/simty_arch.h host_lib/src/simty_elf.h host_lib/src/simty_lines.h
 
 MODEL_SRCS := $(MODEL_DIR)/simty_model.c $(MODEL_DIR)/simty_model_decode.c \
-  $(MODEL_DIR)/simty_model_race.c \
+  $(MODEL_DIR)/simty_model_race.c $(MODEL_DIR)/simty_model_cfg.c \
   $(MODEL_DIR)/simty_model_exec.c host_lib/src/simty_elf.c \
   host_lib/src/simty_lines.c
 MODEL_OBJS := $(patsubst %.c,$(MODEL_OBJ_DIR)/%.o,$(notdir $(MODEL_SRCS)))
@@ -42,7 +42,7 @@ model: $(MODEL_LIB) $(SIMTY_MODEL)
 # ---- Unit tests (cmocka) ----
 MODEL_TEST_DIR := $(MODEL_DIR)/tests
 MODEL_TESTS := $(BUILD)/tests/model/test_model_isa $(BUILD)/tests/model/test_model_simt \
-  $(BUILD)/tests/model/test_model_ext
+  $(BUILD)/tests/model/test_model_ext $(BUILD)/tests/model/test_model_policy
 
 $(BUILD)/tests/model/%: $(MODEL_TEST_DIR)/%.c $(MODEL_TEST_DIR)/model_test_util.h $(MODEL_LIB) | $(BUILD)/tests/model/
 	$(CC) $(MODEL_CFLAGS) -I$(MODEL_TEST_DIR) -o $@ $< $(MODEL_LIB) -lcmocka

@@ -95,7 +95,12 @@ int simty_model_create(const struct simty_model_config *config,
   m->instret = calloc((size_t)m->warps * m->lanes, sizeof(*m->instret));
   m->resv = calloc((size_t)m->warps * m->lanes, sizeof(*m->resv));
   m->shadow = calloc(data_size / SIMTY_RACE_PAGE + 1, sizeof(*m->shadow));
-  if (!m->code || !m->data || !m->decoded || !m->warp || !m->regfile ||
+  /* ipdom: a divergence turns the top into the reconvergence entry and
+   * pushes at most two sides, each a strict subset of the lanes; with the
+   * bottom entry that bounds the stack by 2 * lanes + 1. */
+  m->stackstore = calloc((size_t)(2 * m->lanes + 2) * m->warps,
+                         sizeof(*m->stackstore));
+  if (!m->stackstore || !m->code || !m->data || !m->decoded || !m->warp || !m->regfile ||
       !m->pathstore || !m->instret || !m->resv || !m->shadow) {
     simty_model_destroy(m);
     return SIMTY_MODEL_NOMEM;
@@ -103,6 +108,7 @@ int simty_model_create(const struct simty_model_config *config,
   for (unsigned i = 0; i < m->warps; i++) {
     m->warp[i].regs = m->regfile + regs_per_warp * i;
     m->warp[i].paths = m->pathstore + (size_t)(m->lanes + 1) * i;
+    m->warp[i].stack = m->stackstore + (size_t)(2 * m->lanes + 2) * i;
   }
   decode_range(m, 0, code_size);
   *out = m;
@@ -121,6 +127,10 @@ void simty_model_destroy(simty_model *m)
   free(m->pathstore);
   free(m->instret);
   free(m->resv);
+  free(m->stackstore);
+  free(m->funcs);
+  free(m->rpc);
+  free(m->stats);
   if (m->shadow)
     simty__model_race_reset(m);
   free(m->shadow);
@@ -173,8 +183,10 @@ int simty_model_write(simty_model *m, uint32_t addr, const void *src,
                 len, addr, SIMTY_CODE_BASE, m->code_size, SIMTY_DATA_BASE,
                 m->data_size);
   memcpy(p, src, len);
-  if (is_code)
+  if (is_code) {
     decode_range(m, addr - SIMTY_CODE_BASE, len);
+    m->rpc_valid = 0;
+  }
   return SIMTY_MODEL_OK;
 }
 
@@ -243,6 +255,13 @@ int simty_model_launch(simty_model *m,
                 (unsigned long long)((uint64_t)stack_top - stacks), stack_top,
                 p->data_end);
 
+  if (m->policy == SIMTY_POLICY_IPDOM && !m->rpc_valid &&
+      simty__model_cfg_analyse(m) != 0)
+    return fail(m, SIMTY_MODEL_NOMEM, "no memory for the ipdom analysis");
+  m->key_rot = m->policy == SIMTY_POLICY_PC ? 32u : 0u;
+  memset(m->defuse, 0, sizeof(m->defuse));
+  if (m->stats)
+    memset(m->stats, 0, m->warps * sizeof(*m->stats));
   m->time_base += m->ctr[SIMTY_CTR_cycles];
   simty__model_race_reset(m);
   memset(m->instret, 0, (size_t)m->warps * m->lanes * sizeof(*m->instret));
@@ -283,9 +302,16 @@ static void dispatch(struct simty_model *m, unsigned wi)
       m->resv[wi * m->lanes + l] = 0;
       m->nresv--;
     }
-  w->paths[0].key = simty_path_key(m->entry, 0);
-  w->paths[0].mask = mask;
+  if (m->policy == SIMTY_POLICY_IPDOM) {
+    w->stack[0] = (struct simty_stack_entry){mask, m->entry, 0,
+                                             SIMTY_RPC_NONE, 0, 0};
+  } else {
+    w->paths[0].key = simty_rotl64(simty_path_key(m->entry, 0), m->key_rot);
+    w->paths[0].mask = mask;
+  }
   w->npaths = 1;
+  if (m->stats) /* new threads: no register written yet */
+    memset(m->stats[wi].written, 0, sizeof(m->stats[wi].written));
   m->live_warps++;
 }
 
@@ -379,6 +405,7 @@ int simty_model_set_isa(simty_model *m, unsigned extensions)
     return fail(m, SIMTY_MODEL_BUSY, "a launch is still running");
   m->isa = extensions;
   decode_range(m, 0, m->code_size);
+  m->rpc_valid = 0;
   return SIMTY_MODEL_OK;
 }
 
@@ -430,4 +457,96 @@ void simty_model_counters(const simty_model *m,
 const char *simty_model_last_error(const simty_model *m)
 {
   return m->error;
+}
+
+/* ---- Reconvergence policies ---- */
+
+static const char *const policy_names[SIMTY_POLICY_COUNT] = {
+    [SIMTY_POLICY_SIMTY] = "simty",
+    [SIMTY_POLICY_PC] = "pc",
+    [SIMTY_POLICY_IPDOM] = "ipdom",
+};
+
+const char *simty_model_policy_name(unsigned policy)
+{
+  return policy < SIMTY_POLICY_COUNT ? policy_names[policy] : NULL;
+}
+
+int simty_model_policy_parse(const char *name, unsigned *policy)
+{
+  for (unsigned p = 0; name && p < SIMTY_POLICY_COUNT; p++)
+    if (strcmp(name, policy_names[p]) == 0) {
+      *policy = p;
+      return 0;
+    }
+  return -1;
+}
+
+int simty_model_set_policy(simty_model *m, unsigned policy)
+{
+  if (!m)
+    return SIMTY_MODEL_INVALID;
+  if (policy >= SIMTY_POLICY_COUNT)
+    return fail(m, SIMTY_MODEL_INVALID, "unknown policy %u", policy);
+  if (m->status == SIMTY_MODEL_RUNNING)
+    return fail(m, SIMTY_MODEL_BUSY, "a launch is still running");
+  m->policy = policy;
+  return SIMTY_MODEL_OK;
+}
+
+unsigned simty_model_policy(const simty_model *m)
+{
+  return m->policy;
+}
+
+/* ---- Statistics ---- */
+
+int simty_model_set_stats(simty_model *m, int on)
+{
+  if (!m)
+    return SIMTY_MODEL_INVALID;
+  if (m->status == SIMTY_MODEL_RUNNING)
+    return fail(m, SIMTY_MODEL_BUSY, "a launch is still running");
+  if (!on) {
+    free(m->stats);
+    m->stats = NULL;
+  } else if (!m->stats) {
+    m->stats = calloc(m->warps, sizeof(*m->stats));
+    if (!m->stats)
+      return fail(m, SIMTY_MODEL_NOMEM, "no memory for statistics");
+  }
+  return SIMTY_MODEL_OK;
+}
+
+void simty_model_defuse(const simty_model *m,
+                        uint64_t out[SIMTY_DEFUSE_BINS + 1])
+{
+  memcpy(out, m->defuse, sizeof(m->defuse));
+}
+
+int simty_model_stats_append(const simty_model *m, const char *path)
+{
+  static const char *const names[] = {
+#define SIMTY_X_(name, index, text) [index] = #name,
+      SIMTY_COUNTER_MAP(SIMTY_X_)
+#undef SIMTY_X_
+  };
+  static const unsigned bounds[] = SIMTY_DEFUSE_BOUNDS;
+  FILE *f = fopen(path, "a");
+  if (!f)
+    return -1;
+  fprintf(f, "{\"policy\": \"%s\", \"warps\": %u, \"lanes\": %u, "
+             "\"nthreads\": %u, \"counters\": {",
+          policy_names[m->policy], m->warps, m->lanes, m->nthreads);
+  for (unsigned c = 0; c < SIMTY_CTR_COUNT; c++)
+    fprintf(f, "%s\"%s\": %llu", c ? ", " : "", names[c],
+            (unsigned long long)m->ctr[c]);
+  fprintf(f, "}, \"defuse\": {\"bins\": [");
+  for (unsigned b = 0; b < SIMTY_DEFUSE_BINS; b++)
+    fprintf(f, "%s%u", b ? ", " : "", bounds[b]);
+  fprintf(f, "], \"counts\": [");
+  for (unsigned b = 0; b <= SIMTY_DEFUSE_BINS; b++)
+    fprintf(f, "%s%llu", b ? ", " : "", (unsigned long long)m->defuse[b]);
+  fprintf(f, "]}}\n");
+  return fclose(f) == 0 ? 0 : -1;
 }

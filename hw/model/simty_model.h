@@ -248,6 +248,108 @@ void simty_model_get_fault(const simty_model *model,
 void simty_model_counters(const simty_model *model,
                           uint64_t out[SIMTY_CTR_COUNT]);
 
+/* ---- Reconvergence policies (model-only study options; see
+ * docs/architecture.md, "Reconvergence policies", and hw/model/README.md) */
+
+/** How a warp picks the path it runs and where paths meet again. Every
+ * policy computes the same memory results; only the schedule (and so
+ * the schedule counters) differs. */
+enum simty_model_policy {
+  SIMTY_POLICY_SIMTY = 0, /**< min(depth:~pc): Simty's rule (default) */
+  SIMTY_POLICY_PC = 1,    /**< lowest pc first (then deepest); merge */
+  SIMTY_POLICY_IPDOM = 2, /**< stack, reconvergence at the immediate
+                               post-dominator of the kernel's CFG */
+};
+#define SIMTY_POLICY_COUNT 3u
+
+/** "simty", "pc", "ipdom"; NULL for an unknown policy. */
+const char *simty_model_policy_name(unsigned policy);
+
+/** Parse a policy name. Returns 0, or -1 if unknown. */
+int simty_model_policy_parse(const char *name, unsigned *policy);
+
+/**
+ * Select the reconvergence policy for the next launches.
+ * @return 0, SIMTY_MODEL_INVALID (unknown policy), SIMTY_MODEL_BUSY.
+ */
+int simty_model_set_policy(simty_model *model, unsigned policy);
+
+/** The policy in effect. */
+unsigned simty_model_policy(const simty_model *model);
+
+/** A function of the kernel: [addr, addr + size) in CODE. */
+struct simty_model_func {
+  uint32_t addr;
+  uint32_t size;
+};
+
+/**
+ * Give the ipdom analysis the kernel's function boundaries (copied;
+ * overlapping or out-of-CODE entries are clipped or ignored). Code not
+ * covered by any function is analysed as pseudo-functions (each maximal
+ * uncovered run). n = 0: CODE is one function.
+ * @return 0, SIMTY_MODEL_NOMEM, SIMTY_MODEL_INVALID, SIMTY_MODEL_BUSY.
+ */
+int simty_model_set_functions(simty_model *model,
+                              const struct simty_model_func *funcs,
+                              size_t n);
+
+/** simty_model_set_functions() with the sized STT_FUNC symbols of `elf`
+ * (none if stripped). */
+int simty_model_functions_from_elf(simty_model *model,
+                                   const struct simty_elf *elf);
+
+/** What the ipdom analysis found (for tests and the documentation). */
+struct simty_model_cfg_info {
+  uint32_t functions;    /**< functions and pseudo-functions analysed */
+  uint32_t branches;     /**< conditional branches */
+  uint32_t to_exit;      /**< branches/indirect jumps whose IPDOM is the
+                              function's exit */
+  uint32_t no_ipdom;     /**< branches/indirect jumps that cannot reach an
+                              exit (no IPDOM: enclosing point inherited) */
+  uint32_t jump_tables;  /**< indirect jumps resolved through a table */
+  uint32_t unresolved;   /**< other indirect jumps (edge to the exit) */
+};
+
+/** Run the analysis on the current CODE if needed and report it.
+ * @return 0 or SIMTY_MODEL_NOMEM. */
+int simty_model_cfg_info(simty_model *model,
+                         struct simty_model_cfg_info *out);
+
+/** The reconvergence point the ipdom policy uses for a divergence at the
+ * instruction `pc`: a pc, 0xFFFFFFFE (the function's exit) or 0xFFFFFFFF
+ * (none: the enclosing point). Runs the analysis if needed. */
+uint32_t simty_model_ipdom_of(simty_model *model, uint32_t pc);
+
+/* ---- Statistics: the def-use distance histogram ---- */
+
+/** Histogram bins: bin i counts distances in [bounds[i-1], bounds[i]),
+ * bin 0 distances < 1 (never), the last bin distances >= 64. */
+#define SIMTY_DEFUSE_BINS 8u
+#define SIMTY_DEFUSE_BOUNDS {1, 2, 3, 4, 8, 16, 32, 64}
+
+/**
+ * Turn statistics on or off for the next launches (off by default: no
+ * cost). On, every retired warp instruction's source registers (x0
+ * excluded) add their distance, in that warp's retired instructions,
+ * from the instruction that last wrote them in the block (unwritten
+ * registers are not counted).
+ * @return 0, SIMTY_MODEL_NOMEM, SIMTY_MODEL_BUSY.
+ */
+int simty_model_set_stats(simty_model *model, int on);
+
+/** The histogram of the current or last launch (zeros when off). */
+void simty_model_defuse(const simty_model *model,
+                        uint64_t out[SIMTY_DEFUSE_BINS + 1]);
+
+/**
+ * Append the launch's statistics to `path` as one JSON line: policy,
+ * warps, lanes, nthreads, every counter by name, the def-use histogram
+ * (docs: /work/spec contract, hw/model/README.md "Statistics").
+ * @return 0, or -1 with errno set (file not writable).
+ */
+int simty_model_stats_append(const simty_model *model, const char *path);
+
 /** Detail of the last error this model returned: every call that returns
  * an error (other than for a NULL model) sets it first. */
 const char *simty_model_last_error(const simty_model *model);

@@ -63,7 +63,20 @@ static int check_target(struct simty_model *m, unsigned wi, unsigned lane,
   return 0;
 }
 
-/* ---- Path set: ascending keys, head at the end ---- */
+/* ---- Path set: ascending keys, head at the end ----
+ *
+ * The functions below take keys in the simty layout (depth << 32 | ~pc)
+ * and store them rotated by m->key_rot (0 for simty, 32 for the pc
+ * policy: ~pc << 32 | depth). The ipdom policy keeps a stack instead
+ * (further below). */
+
+static void stack_move(struct simty_model *m, struct simty_warp *w,
+                       uint64_t key, uint64_t mask);
+static void stack_split(struct simty_model *m, struct simty_warp *w,
+                        uint64_t key_a, uint64_t mask_a, uint64_t key_b,
+                        uint64_t mask_b);
+static void stack_end(struct simty_model *m, struct simty_warp *w,
+                      uint64_t mask);
 
 static void path_insert(struct simty_model *m, struct simty_warp *w,
                         uint64_t key, uint64_t mask)
@@ -90,6 +103,11 @@ static void path_insert(struct simty_model *m, struct simty_warp *w,
 static void path_replace_head(struct simty_model *m, struct simty_warp *w,
                               uint64_t key, uint64_t mask)
 {
+  if (m->policy == SIMTY_POLICY_IPDOM) {
+    stack_move(m, w, key, mask);
+    return;
+  }
+  key = simty_rotl64(key, m->key_rot);
   unsigned n = w->npaths;
   if (n == 1 || key > w->paths[n - 2].key) {
     w->paths[n - 1].key = key;
@@ -105,9 +123,133 @@ static void path_split_head(struct simty_model *m, struct simty_warp *w,
                             uint64_t key_a, uint64_t mask_a, uint64_t key_b,
                             uint64_t mask_b)
 {
+  if (m->policy == SIMTY_POLICY_IPDOM) {
+    stack_split(m, w, key_a, mask_a, key_b, mask_b);
+    return;
+  }
   w->npaths--;
-  path_insert(m, w, key_a, mask_a);
-  path_insert(m, w, key_b, mask_b);
+  path_insert(m, w, simty_rotl64(key_a, m->key_rot), mask_a);
+  path_insert(m, w, simty_rotl64(key_b, m->key_rot), mask_b);
+}
+
+/* The head's threads end (ecall). */
+static void path_end_head(struct simty_model *m, struct simty_warp *w,
+                          uint64_t mask)
+{
+  if (m->policy == SIMTY_POLICY_IPDOM)
+    stack_end(m, w, mask);
+  else
+    w->npaths--;
+}
+
+/* ---- The ipdom policy's stack (docs/architecture.md, "Reconvergence
+ * policies"): the top entry runs; an entry whose lanes reach its
+ * reconvergence point (rpc, rdepth) is popped, its lanes waiting in the
+ * entry below. A divergence turns the top into the reconvergence entry
+ * (at the instruction's point from simty_model_cfg.c) and pushes one
+ * entry per side, the fall-through side on top (it runs first). */
+
+static int at_return(const struct simty_model *m, uint32_t pc)
+{
+  uint32_t off = pc - SIMTY_CODE_BASE;
+  if (off >= m->code_size)
+    return 0;
+  const struct simty_insn *in = &m->decoded[off >> 2];
+  return in->op == OP_JALR && in->rd == SIMTY_REG_SINK && in->rs1 == 1 &&
+         in->imm == 0;
+}
+
+/* Pop every entry that has nothing left to run at the top. */
+static void stack_settle(struct simty_model *m, struct simty_warp *w)
+{
+  struct simty_stack_entry *s = w->stack;
+  while (w->npaths) {
+    struct simty_stack_entry *t = &s[w->npaths - 1];
+    if (t->mask == 0) {
+      w->npaths--;
+      continue;
+    }
+    if (t->pc == SIMTY_RPC_EXIT) /* every side returned: return together */
+      t->pc = t->retpc;
+    if (t->pc == t->rpc && t->depth == t->rdepth) {
+      m->ctr[SIMTY_CTR_path_merges]++;
+      w->npaths--;
+      continue;
+    }
+    if (t->rpc == SIMTY_RPC_EXIT && t->depth == t->rdepth &&
+        at_return(m, t->pc)) {
+      /* At the function's exit: wait in the nearest exit entry below. */
+      for (unsigned i = w->npaths - 1; i-- > 0;)
+        if (s[i].pc == SIMTY_RPC_EXIT && s[i].depth == t->depth) {
+          s[i].retpc = t->pc;
+          break;
+        }
+      m->ctr[SIMTY_CTR_path_merges]++;
+      w->npaths--;
+      continue;
+    }
+    break;
+  }
+}
+
+static void stack_push(struct simty_model *m, struct simty_warp *w,
+                       uint64_t key, uint64_t mask, uint32_t rpc,
+                       uint32_t rdepth)
+{
+  uint32_t pc = simty_key_pc(key), depth = simty_key_depth(key);
+  if (pc == rpc && depth == rdepth)
+    return; /* already where the entry below waits */
+  w->stack[w->npaths++] = (struct simty_stack_entry){mask, pc, depth, rpc,
+                                                      rdepth, 0};
+  if (w->npaths > 2 && w->npaths - 2 > m->ctr[SIMTY_CTR_cct_peak])
+    m->ctr[SIMTY_CTR_cct_peak] = w->npaths - 2;
+}
+
+static void stack_move(struct simty_model *m, struct simty_warp *w,
+                       uint64_t key, uint64_t mask)
+{
+  struct simty_stack_entry *t = &w->stack[w->npaths - 1];
+  t->pc = simty_key_pc(key);
+  t->depth = simty_key_depth(key);
+  t->mask = mask;
+  stack_settle(m, w);
+}
+
+static void stack_split(struct simty_model *m, struct simty_warp *w,
+                        uint64_t key_a, uint64_t mask_a, uint64_t key_b,
+                        uint64_t mask_b)
+{
+  struct simty_stack_entry *t = &w->stack[w->npaths - 1];
+  uint32_t rpc = m->rpc[(t->pc - SIMTY_CODE_BASE) >> 2], rdepth = t->depth;
+  if (rpc == SIMTY_RPC_NONE || (rpc == t->rpc && rdepth == t->rdepth)) {
+    /* No point of its own, or the top's own (a replay of an indirect
+     * jump served in turns): the sides meet where the top would have,
+     * without a new reconvergence entry. */
+    rpc = t->rpc;
+    rdepth = t->rdepth;
+    w->npaths--;
+  } else {
+    t->pc = rpc;
+    t->retpc = 0;
+  }
+  stack_push(m, w, key_a, mask_a, rpc, rdepth);
+  stack_push(m, w, key_b, mask_b, rpc, rdepth);
+  stack_settle(m, w);
+}
+
+static void stack_end(struct simty_model *m, struct simty_warp *w,
+                      uint64_t mask)
+{
+  /* The lanes leave every entry; entries left empty go at once, so that
+   * the stack keeps its bound (2 x LANES + 1). */
+  unsigned n = 0;
+  for (unsigned i = 0; i < w->npaths; i++) {
+    w->stack[i].mask &= ~mask;
+    if (w->stack[i].mask)
+      w->stack[n++] = w->stack[i];
+  }
+  w->npaths = n;
+  stack_settle(m, w);
 }
 
 /* ---- Value structure of register results ---- */
@@ -233,13 +375,63 @@ static uint32_t rem_s(uint32_t x, uint32_t y)
   return (uint32_t)((int32_t)x % (int32_t)y);
 }
 
+/* ---- Statistics: def-use distances ---- */
+
+/* Which source registers an operation reads: bit 0 rs1, bit 1 rs2. */
+static unsigned sources(unsigned op)
+{
+  switch (op) {
+  case OP_LUI: case OP_AUIPC: case OP_JAL: case OP_FENCE: case OP_ECALL:
+  case OP_EBREAK: case OP_CSR: case OP_ILLEGAL:
+    return 0;
+  case OP_JALR: case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU:
+  case OP_ADDI: case OP_SLTI: case OP_SLTIU: case OP_XORI: case OP_ORI:
+  case OP_ANDI: case OP_SLLI: case OP_SRLI: case OP_SRAI: case OP_LR:
+    return 1;
+  default: /* branches, stores, register-register ALU and M, SC, AMOs */
+    return 3;
+  }
+}
+
+static unsigned defuse_bin(uint64_t d)
+{
+  if (d < 4)
+    return (unsigned)d; /* 1, 2, 3 (0 never happens) */
+  unsigned b = 4;
+  for (uint64_t lim = 8; d >= lim && b < SIMTY_DEFUSE_BINS; lim <<= 1)
+    b++;
+  return b;
+}
+
+static void count_defuse(struct simty_model *m, unsigned wi,
+                         const struct simty_insn *in, uint64_t written)
+{
+  struct simty_stats_warp *s = &m->stats[wi];
+  uint64_t now = ++s->issued;
+  unsigned src = sources(in->op);
+  if ((src & 1) && in->rs1 && s->written[in->rs1])
+    m->defuse[defuse_bin(now - s->written[in->rs1])]++;
+  if ((src & 2) && in->rs2 && s->written[in->rs2])
+    m->defuse[defuse_bin(now - s->written[in->rs2])]++;
+  if (written && in->rd != SIMTY_REG_SINK)
+    s->written[in->rd] = now;
+}
+
 /* ---- The instruction ---- */
 
 int simty__model_exec(struct simty_model *m, unsigned wi)
 {
   struct simty_warp *w = &m->warp[wi];
-  struct simty_path *head = &w->paths[w->npaths - 1];
-  const uint64_t key = head->key, M = head->mask;
+  uint64_t key, M;
+  if (m->policy != SIMTY_POLICY_IPDOM) {
+    const struct simty_path *head = &w->paths[w->npaths - 1];
+    key = simty_rotl64(head->key, (64u - m->key_rot) & 63u);
+    M = head->mask;
+  } else {
+    const struct simty_stack_entry *top = &w->stack[w->npaths - 1];
+    key = simty_path_key(top->pc, top->depth);
+    M = top->mask;
+  }
   const uint32_t pc = simty_key_pc(key), depth = simty_key_depth(key);
   const unsigned n = m->lanes;
   const int full = M == m->full_mask;
@@ -607,7 +799,7 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
   }
 
   case OP_ECALL:
-    w->npaths--; /* the threads of M end */
+    path_end_head(m, w, M); /* the threads of M end */
     written = 0;
     break;
 
@@ -647,6 +839,8 @@ retire:
   }
   if (m->trace_fn)
     m->trace_fn(m->trace_user, w->base_tid, pc, retired);
+  if (m->stats)
+    count_defuse(m, wi, in, written);
   return 0;
 #undef REG
 }

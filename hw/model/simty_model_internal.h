@@ -71,11 +71,35 @@ static inline uint32_t simty_key_depth(uint64_t key)
   return (uint32_t)(key >> 32);
 }
 
+/* Reconvergence markers of the ipdom policy (never 4-aligned, so never
+ * a pc): RPC_EXIT = the exit of the function (its return instructions),
+ * RPC_NONE = no reconvergence point known. */
+#define SIMTY_RPC_EXIT 0xFFFFFFFEu
+#define SIMTY_RPC_NONE 0xFFFFFFFFu
+
+/* One entry of the ipdom policy's reconvergence stack: lanes `mask` run
+ * at (pc, depth) until they reach (rpc, rdepth), where the entry below
+ * waits for them. A reconvergence entry for a function exit has pc =
+ * SIMTY_RPC_EXIT and learns in retpc the return instruction its lanes
+ * reached. */
+struct simty_stack_entry {
+  uint64_t mask;
+  uint32_t pc, depth, rpc, rdepth, retpc;
+};
+
 struct simty_warp {
   uint32_t *regs;            /* [SIMTY_REG_ROWS][lanes] */
   struct simty_path *paths;  /* ascending key: the head is paths[npaths-1] */
-  unsigned npaths;           /* 0: free (no live thread) */
+  unsigned npaths;           /* 0: free (no live thread); ipdom: stack size */
   uint32_t base_tid;         /* logical id of lane 0 of the block */
+  struct simty_stack_entry *stack; /* ipdom: the stack, top at npaths-1 */
+};
+
+/* Statistics (simty_model_set_stats): per warp, its issued instructions
+ * and when each register was last written (0: not in this block). */
+struct simty_stats_warp {
+  uint64_t issued;
+  uint64_t written[32];
 };
 
 struct simty_race_cell; /* simty_model_race.c */
@@ -129,8 +153,36 @@ struct simty_model {
   struct simty_race_cell **shadow;
   uint64_t races;
 
+  /* Reconvergence policy (enum simty_model_policy). key_rot rotates
+   * the path key: 0 = depth first (simty), 32 = pc first (pc). */
+  unsigned policy;
+  unsigned key_rot;
+  /* ipdom: the stacks, the function table and, per CODE word, the
+   * reconvergence point of a divergence at that instruction. */
+  struct simty_stack_entry *stackstore;
+  struct simty_model_func *funcs;
+  size_t nfuncs;
+  uint32_t *rpc;      /* [code_size / 4]; NULL until analysed */
+  int rpc_valid;      /* 0: CODE or functions changed since */
+  struct simty_model_cfg_info cfg_info;
+
+  /* Statistics (NULL: off, the default) */
+  struct simty_stats_warp *stats;
+  uint64_t defuse[SIMTY_DEFUSE_BINS + 1];
+
   char error[256];
 };
+
+/* Rotations of the path key between the simty layout (depth << 32 | ~pc)
+ * and the policy's: rotating by 32 orders by pc first. */
+static inline uint64_t simty_rotl64(uint64_t x, unsigned r)
+{
+  return x << r | x >> ((64 - r) & 63);
+}
+
+/* ipdom: analyse CODE (simty_model_cfg.c): fill m->rpc. Returns 0 or
+ * SIMTY_MODEL_NOMEM. */
+int simty__model_cfg_analyse(struct simty_model *m);
 
 /* Decode one instruction word for RV32I plus the extensions `isa`. */
 void simty__model_decode(uint32_t word, unsigned isa, struct simty_insn *out);

@@ -24,14 +24,17 @@ static const char usage_text[] =
     "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
     "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
     "       [--trace FILE] [--quiet] [--isa ISA] [--racecheck]\n"
-    "       [--schedule rr|random:SEED] kernel.elf\n"
+    "       [--schedule rr|random:SEED] [--policy simty|pc|ipdom]\n"
+    "       [--stats FILE] kernel.elf\n"
     "Runs N threads (default W*L) of a Simty kernel on the reference model.\n"
     "Defaults: W=4 L=4 S=10 C=100000000 (0: no time-out), code 65536,\n"
     "data 1048576 bytes. --quiet drops the device console output.\n"
     "--isa: the extensions the model has, e.g. rv32im, rv32ima_zicntr\n"
     "(default rv32i). --racecheck reports data races on stderr (exit 4\n"
     "when there are any); --schedule random:SEED issues warps in a seeded\n"
-    "random order instead of round robin.\n";
+    "random order instead of round robin. --policy: the reconvergence\n"
+    "policy (a model-only study option, default simty); --stats appends\n"
+    "the counters and the def-use distance histogram as a JSON line.\n";
 
 struct dump_req {
   const char *symbol;
@@ -151,6 +154,8 @@ int main(int argc, char **argv)
   int want_counters = 0, quiet = 0, racecheck = 0;
   unsigned isa = 0;
   uint64_t seed = 0;
+  unsigned policy = SIMTY_POLICY_SIMTY;
+  const char *stats_path = NULL;
   struct dump_req *dumps = calloc((size_t)argc, sizeof(*dumps));
   size_t ndumps = 0;
   if (!dumps) {
@@ -204,7 +209,7 @@ int main(int argc, char **argv)
     static const char *const valued[] = {
         "--warps", "--lanes", "--threads", "--stack-log2", "--max-cycles",
         "--code-size", "--data-size", "--args", "--dump", "--trace",
-        "--isa", "--schedule"};
+        "--isa", "--schedule", "--policy", "--stats"};
     int known = 0;
     for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
       known |= strcmp(name, valued[k]) == 0;
@@ -240,6 +245,10 @@ int main(int argc, char **argv)
       trace_path = value;
     else if (strcmp(name, "--isa") == 0)
       bad = simty__isa_parse(value, &isa, NULL, 0) != 0;
+    else if (strcmp(name, "--policy") == 0)
+      bad = simty_model_policy_parse(value, &policy) != 0;
+    else if (strcmp(name, "--stats") == 0)
+      stats_path = value;
     else if (strcmp(name, "--schedule") == 0)
       bad = strcmp(value, "rr") == 0 ? (seed = 0, 0)
             : strncmp(value, "random:", 7) == 0
@@ -324,6 +333,12 @@ int main(int argc, char **argv)
   }
   simty_model_set_isa(model, isa);
   simty_model_set_schedule(model, seed);
+  simty_model_set_policy(model, policy);
+  if (simty_model_functions_from_elf(model, &elf) != 0 ||
+      (stats_path && simty_model_set_stats(model, 1) != 0)) {
+    fprintf(stderr, PROG ": out of memory\n");
+    goto out_model;
+  }
   struct racecheck race_ctx = {&elf, SIMTY_DATA_BASE + (uint32_t)data_size,
                                (unsigned)(warps * lanes),
                                (unsigned)stack_log2};
@@ -415,6 +430,12 @@ int main(int argc, char **argv)
                       : 0.0);
   }
   fflush(stdout);
+  if (stats_path && simty_model_stats_append(model, stats_path) != 0) {
+    fprintf(stderr, PROG ": cannot write stats %s: %s\n", stats_path,
+            strerror(errno));
+    rc = EXIT_BAD_INPUT;
+    goto out_trace;
+  }
 
   if (status == SIMTY_MODEL_FAULTED) {
     struct simty_model_fault f;

@@ -158,6 +158,8 @@ static void test_bad_uri(void **state)
       /* Truncated after the separator (issue 15). */
       "model:",             "model://",       "sim:",
       "sim://",             "model:?warps=2", "usb:",
+      /* The model's study options (issue 18). */
+      "model?policy=stack", "model?policy=",  "model?stats=",
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     simty_device *dev = (simty_device *)0x1;
@@ -843,6 +845,47 @@ static void test_console(void **state)
 
 /* ---- Counters ---- */
 
+/* The model's reconvergence policies and statistics (URI options policy=
+ * and stats=): same results under every policy, one JSON line per
+ * launch with the policy's name and the counters. */
+static void test_model_policies(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/simty_host_stats_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  static const char *const policies[] = {"simty", "pc", "ipdom"};
+  uint64_t thread_insts[3];
+  for (unsigned i = 0; i < 3; i++) {
+    char uri[128];
+    snprintf(uri, sizeof(uri), "model?policy=%s&stats=%s", policies[i],
+             path);
+    simty_device *dev = open_model(uri);
+    simty_kernel *k = load(dev, KPATH("axpb"));
+    run_axpb(dev, k, 61, 3, -7);
+    struct simty_counters c;
+    assert_int_equal(simty_get_counters(dev, &c), 0);
+    thread_insts[i] = c.thread_insts;
+    assert_int_equal(thread_insts[i], thread_insts[0]);
+    simty_close(dev);
+  }
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  char line[4096];
+  for (unsigned i = 0; i < 3; i++) {
+    assert_non_null(fgets(line, sizeof(line), f));
+    char want[64];
+    snprintf(want, sizeof(want), "{\"policy\": \"%s\", \"warps\": 4, ",
+             policies[i]);
+    assert_memory_equal(line, want, strlen(want));
+    assert_non_null(strstr(line, "\"defuse\": {\"bins\": [1, 2, 3, 4, 8"));
+  }
+  assert_null(fgets(line, sizeof(line), f));
+  fclose(f);
+  unlink(path);
+}
+
 static void test_counters(void **state)
 {
   (void)state;
@@ -967,6 +1010,7 @@ int main(void)
       cmocka_unit_test(test_fault_details),
       cmocka_unit_test(test_console),
       cmocka_unit_test(test_counters),
+      cmocka_unit_test(test_model_policies),
       cmocka_unit_test(test_threads),
   };
   return cmocka_run_group_tests_name("host-api", tests, NULL, NULL);

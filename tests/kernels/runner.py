@@ -608,6 +608,56 @@ def run_one(args, builder, test, variant, W, L):
                     return False, "%s: %s failed for %s = %d: %s" % (
                         where, body, var, i, explain(tree, env, body))
             env.pop(var, None)
+    for policy in args.policies:
+        ok, why = same_results(cmd, policy, result, dumps, L, timeout)
+        if not ok:
+            return False, "--policy %s: %s" % (policy, why)
+    return True, ""
+
+
+def same_results(cmd, policy, ref, dumps, L, timeout):
+    """Rerun `cmd` under another reconvergence policy (a model-only
+    option): the exit code, every dump, each thread's console lines and
+    the per-thread counters (thread_insts, mem_requests) must equal the
+    default policy's `ref`; only the schedule may differ. A faulting run
+    only has to fault too (which lane faults first is schedule). The
+    reconvergence witnesses (simt.h's witness(), dumped as `wit`) count
+    how often a path passes a point: schedule, not results. The ipdom
+    stack may hold up to 2 * L - 1 entries beyond the two hot ones."""
+    cmd = cmd[:-1] + ["--policy", policy, cmd[-1]]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        return False, "runner did not finish within %d s" % timeout
+    result, problems = parse_output(proc.stdout, proc.stderr, dumps)
+    if proc.returncode != ref["exit_code"]:
+        return False, "exit code %d, default policy %d (%s)" % (
+            proc.returncode, ref["exit_code"], proc.stderr.strip()[:200])
+    if ref["exit_code"] != 0:
+        return True, ""
+    if problems:
+        return False, problems[0]
+    problems = [p for p in counter_invariants(result, L)
+                if not (policy == "ipdom" and "cct_peak" in p)]
+    if problems:
+        return False, problems[0]
+    if policy == "ipdom" and result["counters"]["cct_peak"] > 2 * L - 1:
+        return False, "cct_peak %d > 2 * L - 1" % result["counters"]["cct_peak"]
+    for name, values in ref["dumps"].items():
+        if name == "wit":
+            continue
+        if result["dumps"].get(name) != values:
+            i = next(i for i, (a, b) in enumerate(
+                zip(values, result["dumps"].get(name, []) + [None] * len(values)))
+                if a != b)
+            return False, "dump %s[%d] differs from the default policy's" % (name, i)
+    if result["console"] != ref["console"]:
+        return False, "console lines differ from the default policy's"
+    for c in ("thread_insts", "mem_requests"):
+        if result["counters"].get(c) != ref["counters"].get(c):
+            return False, "%s = %s, default policy %s" % (
+                c, result["counters"].get(c), ref["counters"].get(c))
     return True, ""
 
 
@@ -641,11 +691,17 @@ def main():
                     help="ISA of the runner (e.g. rv32ima_zicntr, given to "
                     "it as --isa for tests that need extensions); tests "
                     "needing more are skipped")
+    ap.add_argument("--policies", default="",
+                    help="comma-separated extra reconvergence policies "
+                    "(model only, e.g. pc,ipdom): each test is rerun with "
+                    "--policy P and must give the same exit code, dumps, "
+                    "console lines, thread_insts and mem_requests")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds before a runner process is killed")
     args = ap.parse_args()
+    args.policies = [p for p in args.policies.split(",") if p]
 
     configs = parse_configs(args.configs) if args.configs else \
         [(args.warps, args.lanes)]

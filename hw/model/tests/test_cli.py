@@ -7,8 +7,10 @@ usage: test_cli.py SIMTY_MODEL KERNEL_ELF TRAP_KERNEL_ELF SCRATCH_DIR
 
 Checks output formats (console lines, dumps, counters, trace), the fault
 line and every exit code, on a kernel built by simty-cc; with the race
-kernels, the race checker (--racecheck), --schedule and --isa.
+kernels, the race checker (--racecheck), --schedule and --isa; the
+reconvergence policies (--policy) and the statistics (--stats).
 """
+import json
 import os
 import re
 import struct
@@ -82,6 +84,48 @@ def race_checks(model, racy, race_free):
                  ["--isa", "rv32imc"], ["--isa", "rv64i"]):
         rc, out, err = run(model, *args, racy)
         check(rc == 2, "usage error %r exits 2 (got %d)" % (args, rc))
+
+
+def policy_checks(model, elf, want, scratch):
+    """Every --policy gives the same dumps and per-thread counters; --stats
+    appends one JSON line per run in the contract's shape."""
+    os.makedirs(scratch, exist_ok=True)
+    stats = os.path.join(scratch, "stats.jsonl")
+    if os.path.exists(stats):
+        os.remove(stats)
+    per_thread = None
+    for policy in ("simty", "pc", "ipdom"):
+        rc, out, err = run(model, "--threads", "8", "--args", "args_block",
+                           "--dump", "out:8", "--quiet", "--counters",
+                           "--policy", policy, "--stats", stats, elf)
+        lines = out.splitlines()
+        check(rc == 0 and lines[:8] == want[:8],
+              "--policy %s results %r %r" % (policy, lines[:8], err))
+        ctr = dict(l.split(" = ") for l in lines[8:])
+        pt = (ctr.get("thread_insts"), ctr.get("mem_requests"))
+        per_thread = per_thread or pt
+        check(pt == per_thread, "--policy %s thread_insts, mem_requests %r"
+              % (policy, pt))
+    with open(stats) as f:
+        rows = [json.loads(l) for l in f]
+    check([r["policy"] for r in rows] == ["simty", "pc", "ipdom"],
+          "one stats line per run: %r" % rows)
+    for r in rows:
+        check(sorted(r) == ["counters", "defuse", "lanes", "nthreads",
+                            "policy", "warps"] and
+              (r["warps"], r["lanes"], r["nthreads"]) == (4, 4, 8) and
+              list(r["counters"]) == COUNTERS and
+              r["defuse"]["bins"] == [1, 2, 3, 4, 8, 16, 32, 64] and
+              len(r["defuse"]["counts"]) == 9 and
+              r["defuse"]["counts"][0] == 0 and
+              sum(r["defuse"]["counts"]) > 0, "stats line %r" % r)
+    for args in (["--policy", "stack", elf], ["--policy"]):
+        rc, out, err = run(model, *args)
+        check(rc == 2, "usage error %r exits 2 (got %d)" % (args, rc))
+    rc, out, err = run(model, "--stats", os.path.join(scratch, "no", "x"),
+                       "--quiet", elf)
+    check(rc == 1 and "cannot write stats" in err,
+          "unwritable --stats exits 1: %d %r" % (rc, err))
 
 
 def main():
@@ -193,6 +237,8 @@ def main():
                            "--quiet", elf)
         check(rc == 0 and out.splitlines() == want[:8],
               "%sx%s results %r %r" % (w, l, out, err))
+
+    policy_checks(model, elf, want, sys.argv[4])
 
     if len(sys.argv) > 6:
         race_checks(model, sys.argv[5], sys.argv[6])
