@@ -58,16 +58,16 @@ bench-link: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
 BENCH_CATALOG := \
   bfs:examples:256:2048 \
   nw:examples:24:96 \
-  pathfinder:bench:128:1024 \
-  hotspot:bench:16:64 \
-  srad:bench:16:64 \
-  matmul:examples:12:32 \
-  transpose:bench:32:256 \
+  pathfinder:bench:128:512 \
+  hotspot:bench:16:32 \
+  srad:bench:16:32 \
+  matmul:examples:12:24 \
+  transpose:bench:32:128 \
   histogram:examples:1024:8192 \
   reduction:examples:1024:16384 \
   bitonic:examples:128:1024 \
-  mandelbrot:examples:24:96 \
-  fib:examples:32:256 \
+  mandelbrot:examples:24:64 \
+  fib:examples:32:128 \
   interp:examples:32:256 \
   treewalk:bench:256:4096
 
@@ -104,10 +104,13 @@ bench: bench-kernels simty-sim
 	$(BENCH_RUN) --size $(BENCH_SIZE) --out $(BENCH_OUT) \
 	  --model-configs 4x4,8x8,1x32 --sim-configs 4x4,8x8
 
+# The report's Python: Debian's (python3-matplotlib), whatever else is first
+# on PATH.
+BENCH_PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 bench-report:
-	@python3 -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --bench-report
+	@$(BENCH_PYTHON) -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --bench-report
 	$(MAKE) --no-print-directory bench BENCH_SIZE=large
-	python3 bench/report.py --results $(BUILD)/bench/large/results.json \
+	$(BENCH_PYTHON) bench/report.py --results $(BUILD)/bench/large/results.json \
 	  --out docs/bench.md --plots docs/bench
 
 TEST_SUITES += bench-check

@@ -147,16 +147,6 @@ def probe(a, policy_opt):
     return r.returncode == 0, text.strip().splitlines()[-1] if text.strip() else ""
 
 
-def fmt_defuse(du):
-    if not du:
-        return "n/a"
-    counts = du["counts"][1:]
-    total = sum(counts)
-    if not total:
-        return "none"
-    return " ".join("%2.0f" % (100.0 * c / total) for c in counts)
-
-
 def table(headers, rows, aligns):
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(h)
               for i, h in enumerate(headers)]
@@ -314,33 +304,38 @@ def print_tables(results, policies, model_configs, sim_configs):
     print(table(headers, rows, "lllrrrrrrrrr"))
 
     # Table 2: the policies side by side (model).
-    print("\n== SIMD efficiency by policy (model; warp instructions in parentheses)")
-    headers = ["kernel", "WxL"] + policies
+    print("\n== SIMD efficiency by policy (model)")
+    headers = ["kernel"] + ["%s %s" % (cfg, p) for cfg in model_configs for p in policies]
     rows = []
     kernels = sorted({r["kernel"] for r in results})
     for k in kernels:
+        row = [k]
         for cfg in model_configs:
-            row = [k, cfg]
             for p in policies:
                 r = next((x for x in results if x["kernel"] == k and x["device"] == "model"
                           and x["config"] == cfg and x["policy"] == p), None)
-                row.append("%.3f (%s)" % (r["derived"]["simd_eff"], r["counters"].get("warp_insts"))
-                           if r and r["passed"] else "FAIL" if r else "-")
-            rows.append(row)
-    print(table(headers, rows, "ll" + "r" * len(policies)))
+                row.append("%.3f" % r["derived"]["simd_eff"] if r and r["passed"]
+                           else "FAIL" if r else "-")
+        rows.append(row)
+    print(table(headers, rows, "l" + "r" * (len(headers) - 1)))
 
-    # Table 3: def-use distances.
-    print("\n== Operand def-use distance (model, Simty's rule; %% of source operands "
-          "per distance in the warp's instructions: %s)" % " | ".join(DEFUSE_LABELS))
-    headers = ["kernel", "WxL", "distribution"]
+    # Table 3: def-use distances, at the first configuration.
+    cfg = model_configs[0] if model_configs else None
+    if cfg is None:
+        return
+    print("\n== Operand def-use distance (model %s, Simty's rule; %% of source operands "
+          "per distance in the warp's issued instructions)" % cfg)
     rows = []
     for k in kernels:
-        for cfg in model_configs:
-            r = next((x for x in results if x["kernel"] == k and x["device"] == "model"
-                      and x["config"] == cfg and x["policy"] == "simty"), None)
-            if r:
-                rows.append([k, cfg, fmt_defuse(r["defuse"])])
-    print(table(headers, rows, "lll"))
+        r = next((x for x in results if x["kernel"] == k and x["device"] == "model"
+                  and x["config"] == cfg and x["policy"] == "simty"), None)
+        du = r and r.get("defuse")
+        if du and sum(du["counts"][1:]):
+            tot = sum(du["counts"][1:])
+            rows.append([k] + ["%.1f" % (100.0 * c / tot) for c in du["counts"][1:]])
+        else:
+            rows.append([k] + ["-"] * len(DEFUSE_LABELS))
+    print(table(["kernel"] + DEFUSE_LABELS, rows, "l" + "r" * len(DEFUSE_LABELS)))
 
 
 if __name__ == "__main__":
