@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# bench.mk - benchmarks (they print numbers; they are not tests).
+# bench.mk - benchmarks (they print numbers) and the benchmark suite with
+# its one test suite, bench-check (bench/README.md).
 #
 #   make bench-model        reference-model speed on bench/kernels/compute.c
 #                      (figures recorded in docs/performance.md)
@@ -109,9 +110,9 @@ bench: bench-kernels simty-sim
 BENCH_PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 bench-report:
 	@$(BENCH_PYTHON) -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --bench-report
-	$(MAKE) --no-print-directory bench BENCH_SIZE=large
+	@rc=0; $(MAKE) --no-print-directory bench BENCH_SIZE=large || rc=$$?; \
 	$(BENCH_PYTHON) bench/report.py --results $(BUILD)/bench/large/results.json \
-	  --out docs/bench.md --plots docs/bench
+	  --out docs/bench.md --plots docs/bench && exit $$rc
 
 TEST_SUITES += bench-check
 .PHONY: test-bench-check
