@@ -48,7 +48,8 @@ bench-link: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
 #   make bench-report             docs/bench.md and docs/bench/*.png from
 #                                 the large run (needs python3-matplotlib)
 #   make test-bench-check         (a test suite) every kernel, small inputs,
-#                                 model 4x4, every policy: CPU checks pass
+#                                 model 4x4, every policy: CPU checks pass;
+#                                 then under the race checker: no race
 #
 # The catalog: NAME:DIR:SMALL:LARGE, DIR/NAME/host.c the host program
 # (input generation, CPU check, launch configuration: the examples' shared
@@ -117,4 +118,5 @@ bench-report:
 TEST_SUITES += bench-check
 .PHONY: test-bench-check
 test-bench-check: bench-kernels
-	$(BENCH_RUN) --size small --out $(BUILD)/bench/check --model-configs 4x4 --sim-configs '' --check-only
+	$(BENCH_RUN) --size small --out $(BUILD)/bench/check --model-configs 4x4 --sim-configs '' \
+	  --racecheck --check-only

@@ -13,7 +13,9 @@ bench/bench.mk), it runs HOST --device URI --n SIZE --seed 1:
     skipped, and without policy= at all the model's own rule runs as
     "simty";
   - on the simulated board (sim?warps=W&lanes=L) for every configuration
-    of --sim-configs (the RTL has one policy, Simty's).
+    of --sim-configs (the RTL has one policy, Simty's);
+  - with --racecheck, once more on model?racecheck=1&seed=7 (4x4, warps in
+    a random order): a reported data race fails the run.
 Each run must print PASS (its CPU check); the counters come from its
 output (summed over the launches), the def-use distances from the model's
 stats=FILE (one JSON object per launch) when the model has that option.
@@ -28,7 +30,7 @@ counters, defuse) and OUT/logs/*.log (each run's output); prints the tables.
 usage: run_bench.py --kernel NAME=HOST:SMALL:LARGE ... --size small|large
                     --out DIR [--model-configs 4x4,8x8,1x32]
                     [--sim-configs 4x4,8x8] [--policies simty,pc,ipdom]
-                    [--jobs N] [--check-only]
+                    [--jobs N] [--racecheck] [--check-only]
 """
 import argparse
 import concurrent.futures
@@ -117,7 +119,8 @@ def run_one(a, job):
     rec = {"kernel": name, "device": device, "config": config, "policy": policy,
            "n": n, "warps": w, "lanes": l, "uri": uri, "log": log,
            "seconds": round(seconds, 2),
-           "passed": rc == 0 and re.search(r": PASS", out) is not None,
+           "passed": rc == 0 and re.search(r": PASS", out) is not None
+                     and "race on" not in out,
            "exit": rc, "counters": parse_counters(out), "defuse": None}
     st = read_stats(stats) if stats else None
     if st:
@@ -170,6 +173,9 @@ def main():
     ap.add_argument("--policies", default=",".join(POLICIES))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("BENCH_JOBS", "2")))
     ap.add_argument("--timeout", type=int, default=3600)
+    ap.add_argument("--racecheck", action="store_true",
+                    help="also run each kernel once on model?racecheck=1&seed=7 (4x4): "
+                         "a data race fails it")
     ap.add_argument("--check-only", action="store_true",
                     help="only the PASS/FAIL line of each run (the bench-check suite)")
     a = ap.parse_args()
@@ -217,6 +223,9 @@ def main():
                     os.makedirs(os.path.dirname(stats), exist_ok=True)
                     uri += "&stats=" + stats
                 jobs.append((name, host, n, "model", cfg, p, uri, stats))
+        if a.racecheck:
+            jobs.append((name, host, n, "model-racecheck", "4x4", "simty",
+                         "model?warps=4&lanes=4&racecheck=1&seed=7", None))
         for cfg in sim_configs:
             w, l = cfg.split("x")
             jobs.append((name, host, n, "sim", cfg, "simty",
