@@ -118,5 +118,6 @@ bench-report:
 TEST_SUITES += bench-check
 .PHONY: test-bench-check
 test-bench-check: bench-kernels
+	python3 bench/test_run_bench.py
 	$(BENCH_RUN) --size small --out $(BUILD)/bench/check --model-configs 4x4 --sim-configs '' \
 	  --racecheck --check-only
