@@ -237,6 +237,9 @@ def page(a, d):
     L.append("![uniform and affine shares](bench/shares.png)\n")
     L.append("`%s`\n" % plot_command(a, "shares"))
 
+    L.append("## What the numbers show\n")
+    L.append(observations(d))
+
     L.append("## Against the paper\n")
     L.append("The implicit-reconvergence paper (Collange et al., TSI 2013, section 6.2, "
              "figure 7) simulated 32-wide warps on Rodinia and CUDA SDK kernels and found "
@@ -247,6 +250,43 @@ def page(a, d):
              "the rule does not.\n")
     L.append(discussion(d))
     return "\n".join(L) + "\n"
+
+
+def observations(d):
+    results = d["results"]
+    kernels = [k["name"] for k in d["kernels"]]
+    out = []
+    for cfg in d["model_configs"]:
+        eff = sorted(((find(results, k, "model", cfg)["derived"]["simd_eff"], k) for k in kernels
+                      if find(results, k, "model", cfg)), reverse=True)
+        if not eff:
+            continue
+        mean = sum(e for e, _ in eff) / len(eff)
+        out.append("- Model %s, Simty's rule: SIMD efficiency %.3f on average over %d kernels, "
+                   "from %s (%.3f) down to %s (%.3f)." % (cfg, mean, len(eff), eff[0][1], eff[0][0],
+                                                         eff[-1][1], eff[-1][0]))
+    for cfg in d["sim_configs"]:
+        ratios = []
+        for k in kernels:
+            m, b = find(results, k, "model", cfg), find(results, k, "sim", cfg)
+            if m and b and m["derived"]["ipc"]:
+                ratios.append(b["derived"]["ipc"] / m["derived"]["ipc"])
+        if ratios:
+            out.append("- Board %s: IPC %.2f times the model's on average, from %.2f to %.2f "
+                       "across kernels. Cycles are the one figure where the two differ by "
+                       "design: the model counts one cycle per round-robin slot (an idle slot "
+                       "when the warp whose turn it is has nothing to run), the board counts "
+                       "its pipeline's cycles (docs/architecture.md, \"Performance "
+                       "counters\"; docs/performance.md)." % (
+                           cfg, sum(ratios) / len(ratios), min(ratios), max(ratios)))
+    out.append("- Efficiency falls with the warp's width for two reasons: lanes that leave a "
+               "data-dependent loop early (mandelbrot, treewalk, fib's recursion, the "
+               "libgcc multiply and divide loops of srad and hotspot) idle until the "
+               "slowest lane of their warp is done, and a wider warp has a slower slowest "
+               "lane; and launches with fewer threads than a warp has lanes, or a last "
+               "partial warp (nw's short anti-diagonals, reduction's last passes), leave "
+               "lanes empty.\n")
+    return "\n".join(out)
 
 
 def discussion(d):
