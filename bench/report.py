@@ -53,10 +53,10 @@ def draw(name, d, plots_dir):
                        vals, width, label=POLICY_NAMES.get(p, p))
             ax.set_xticks(range(len(kernels)))
             ax.set_xticklabels(kernels, rotation=30, ha="right")
-            ax.set_ylim(0, 1.05)
+            ax.set_ylim(0, 1.2)
             ax.set_ylabel("SIMD efficiency")
             ax.set_title("model, %s warps x lanes" % cfg)
-            ax.legend(fontsize=8, loc="upper right")
+            ax.legend(fontsize=8, loc="upper center", ncol=len(pols))
             ax.grid(axis="y", alpha=0.3)
     elif name == "ipc":
         series = [("model", c) for c in d["model_configs"]] + [("sim", c) for c in d["sim_configs"]]
@@ -297,6 +297,7 @@ def discussion(d):
                 "comparison with the paper cannot be made yet; the page is generated, "
                 "rerun `make bench-report` once the model has the policies.\n")
     out = []
+    any_worse = False
     for cfg in d["model_configs"]:
         ratios, worse = [], []
         for k in kernels:
@@ -310,6 +311,7 @@ def discussion(d):
                                                          i["derived"]["simd_eff"]))
         if not ratios:
             continue
+        any_worse = any_worse or bool(worse)
         gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         out.append("- %s: Simty's rule over the IPDOM stack, geometric mean of the SIMD "
                    "efficiency ratios %+.1f %% over %d kernels; %s." % (
@@ -317,12 +319,16 @@ def discussion(d):
                        "at least as efficient on every kernel" if not worse else
                        "below the stack on " + ", ".join(worse)))
     out.append("")
-    out.append("Where Simty's rule falls below the stack, the cause is in the kernel's code "
-               "layout: the rule runs the lowest pc first, so a block GCC places after the "
-               "join (an else block moved past the code that follows the if, known from the "
-               "simt suite) is reached only after the other lanes ran the join alone, and "
-               "the join runs twice; the stack reconverges at the immediate post-dominator "
-               "whatever the layout.\n")
+    if any_worse:
+        out.append("Where Simty's rule falls below the stack, the likely cause is the "
+                   "kernel's code layout: the rule runs the lowest pc first, so a block GCC "
+                   "places after the join (an else block moved past the code that follows "
+                   "the if, known from the simt suite) is reached only after the other lanes "
+                   "ran the join alone, and the join runs twice; the stack reconverges at the "
+                   "immediate post-dominator whatever the layout. Each case above is to be "
+                   "checked against its kernel's disassembly (`riscv64-unknown-elf-objdump "
+                   "-d` of its ELF) and the model's trace (`simty --device model run ... "
+                   "--trace FILE`).\n")
     return "\n".join(out)
 
 

@@ -21,8 +21,10 @@ output (summed over the launches), the def-use distances from the model's
 stats=FILE (one JSON object per launch) when the model has that option.
 The model's and the board's counters of one kernel and configuration must
 agree but for cycles and sched_idle_cycles (docs/architecture.md,
-"Performance counters"). Exit status 0 when every run passed and every
-pair agreed, 1 otherwise.
+"Performance counters"). Under every policy, each kernel's
+thread_insts and mem_requests must be the same (policies change the
+schedule, not the threads' work). Exit status 0 when every run passed and
+every check held, 1 otherwise.
 
 Writes OUT/results.json (every run: kernel, device, config, policy,
 counters, defuse) and OUT/logs/*.log (each run's output); prints the tables.
@@ -44,6 +46,8 @@ import time
 POLICIES = ["simty", "pc", "ipdom"]
 # Counters that depend on the pipeline, not only on the kernel and launch.
 TIMING_COUNTERS = {"cycles", "sched_idle_cycles"}
+# Counters every policy must agree on (per-thread work, not the schedule).
+SCHEDULE_FREE = ["thread_insts", "mem_requests"]
 DEFUSE_LABELS = ["1", "2", "3", "4-7", "8-15", "16-31", "32-63", ">=64"]
 
 
@@ -264,12 +268,26 @@ def main():
                     r["kernel"], r["config"], k, v, m["counters"].get(k)))
     stats_bad = [r for r in results if r.get("stats_mismatch")]
 
+    # Policies change the schedule only: each thread runs the same
+    # instructions and memory accesses whatever the order of the paths.
+    policy_diffs = []
+    for name, _, _, _ in a.kernels:
+        for cfg in model_configs:
+            runs = [r for r in results if r["kernel"] == name and r["device"] == "model"
+                    and r["config"] == cfg and r["passed"]]
+            for k in SCHEDULE_FREE:
+                vals = {r["policy"]: r["counters"].get(k) for r in runs}
+                if len(set(vals.values())) > 1:
+                    policy_diffs.append("%s %s: %s %s" % (name, cfg, k, ", ".join(
+                        "%s %s" % pv for pv in sorted(vals.items()))))
+
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump({"size": a.size, "policies": policies, "has_policy": has_policy,
                    "unavailable": [p for p, _ in unavailable], "has_stats": has_stats,
                    "model_configs": model_configs, "sim_configs": sim_configs,
                    "defuse_labels": DEFUSE_LABELS, "seconds": round(elapsed, 1),
                    "pairs": pairs, "disagreements": disagreements,
+                   "policy_diffs": policy_diffs,
                    "kernels": [{"name": k[0], "host": k[1], "small": k[2], "large": k[3]}
                                for k in a.kernels],
                    "results": results}, f, indent=1)
@@ -283,13 +301,15 @@ def main():
                 r["policy"], r["seconds"], r["derived"]["simd_eff"]))
     for line in disagreements:
         print("DISAGREE " + line)
+    for line in policy_diffs:
+        print("POLICY-DIFF " + line)
     for r in stats_bad:
         print("STATS %s %s %s: %s" % (r["kernel"], r["config"], r["policy"], r["stats_mismatch"]))
     print("bench: %d runs, %d passed, %d failed; %d board/model pairs, %d counter "
-          "disagreements; %.0f s; results in %s" % (
+          "disagreements; %d policy differences in thread work; %.0f s; results in %s" % (
               len(results), len(results) - len(failed), len(failed), pairs,
-              len(disagreements), elapsed, os.path.join(a.out, "results.json")))
-    return 1 if failed or disagreements or stats_bad else 0
+              len(disagreements), len(policy_diffs), elapsed, os.path.join(a.out, "results.json")))
+    return 1 if failed or disagreements or stats_bad or policy_diffs else 0
 
 
 def print_tables(results, policies, model_configs, sim_configs):
