@@ -86,7 +86,8 @@ def draw(name, d, plots_dir):
             counts = find(results, k, "model", cfg)["defuse"]["counts"][1:]
             total = sum(counts) or 1
             ax.bar([x + (i - (len(have) - 1) / 2) * width for x in range(len(labels))],
-                   [100.0 * c / total for c in counts], width, label=k)
+                   [100.0 * c / total for c in counts], width, label=k,
+                   color=plt.cm.tab20(i % 20))
         if not have:
             ax.text(0.5, 0.5, "no def-use statistics (the model lacks stats=)",
                     ha="center", va="center", transform=ax.transAxes)
