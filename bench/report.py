@@ -274,12 +274,13 @@ def observations(d):
                 ratios.append(b["derived"]["ipc"] / m["derived"]["ipc"])
         if ratios:
             out.append("- Board %s: IPC %.2f times the model's on average, from %.2f to %.2f "
-                       "across kernels. Cycles are the one figure where the two differ by "
-                       "design: the model counts one cycle per round-robin slot (an idle slot "
-                       "when the warp whose turn it is has nothing to run), the board counts "
-                       "its pipeline's cycles (docs/architecture.md, \"Performance "
-                       "counters\"; docs/performance.md)." % (
+                       "across kernels." % (
                            cfg, sum(ratios) / len(ratios), min(ratios), max(ratios)))
+    if d["sim_configs"]:
+        out.append("  Cycles are the one figure where the two differ by design: the model "
+                   "counts one cycle per round-robin slot (an idle slot when the warp whose "
+                   "turn it is has nothing to run), the board counts its pipeline's cycles "
+                   "(docs/architecture.md, \"Performance counters\"; docs/performance.md).")
     out.append("- Efficiency falls with the warp's width for two reasons: lanes that leave a "
                "data-dependent loop early (mandelbrot, treewalk, fib's recursion, the "
                "libgcc multiply and divide loops of srad and hotspot) idle until the "
