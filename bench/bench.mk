@@ -80,11 +80,13 @@ BENCH_KERNELS := $(foreach e,$(BENCH_NEW),$(BUILD)/kernels/bench/$(e)/$(e).elf)
 BENCH_SIZE ?= small
 BENCH_OUT := $(BUILD)/bench/$(BENCH_SIZE)
 
-# Kernels: the kernel.mk pattern rule, plus the headers shared with the host.
-$(foreach e,$(BENCH_NEW),$(eval $(BUILD)/kernels/bench/$(e)/$(e).elf: $(wildcard bench/$(e)/*.h)))
+# Kernels: the kernel.mk pattern rule; kernels and host programs also
+# depend on the headers they share.
+$(foreach e,$(BENCH_NEW),$(eval $(BUILD)/kernels/bench/$(e)/$(e).elf $(BENCH_BIN_DIR)/$(e): \
+  $(wildcard bench/$(e)/*.h)))
 
 $(BENCH_BIN_DIR)/%: bench/%/host.c examples/common/example.c examples/common/example.h \
-    $(BUILD)/lib/libsimty.a host_lib/include/simty.h $(wildcard bench/%/*.h) | $(BENCH_BIN_DIR)/
+    $(BUILD)/lib/libsimty.a host_lib/include/simty.h | $(BENCH_BIN_DIR)/
 	$(CC) $(EXAMPLE_CFLAGS) -Ibench/$* \
 	  -DEXAMPLE_KERNEL='"$(abspath $(BUILD)/kernels/bench/$*/$*.elf)"' \
 	  -o $@ bench/$*/host.c examples/common/example.c $(BUILD)/lib/libsimty.a $(HOSTLIB_LIBS)
@@ -101,10 +103,17 @@ BENCH_RUN_ARGS = $(foreach k,$(BENCH_CATALOG),--kernel $(word 1,$(subst :, ,$(k)
   1,$(subst :, ,$(k))):$(word 3,$(subst :, ,$(k))):$(word 4,$(subst :, ,$(k))))
 BENCH_RUN := python3 bench/run_bench.py $(BENCH_RUN_ARGS)
 
+# Configurations (warps x lanes) of the model and of the simulated board.
+BENCH_MODEL_CONFIGS ?= 4x4 8x8 1x32
+BENCH_SIM_CONFIGS ?= 4x4 8x8
+bench_comma := ,
+bench_list = $(subst $(eval) ,$(bench_comma),$(strip $(1)))
+
 .PHONY: bench bench-report
-bench: bench-kernels simty-sim
+bench: bench-kernels simty-sim $(foreach c,$(BENCH_SIM_CONFIGS),simty-sim-$(c))
 	$(BENCH_RUN) --size $(BENCH_SIZE) --out $(BENCH_OUT) \
-	  --model-configs 4x4,8x8,1x32 --sim-configs 4x4,8x8
+	  --model-configs '$(call bench_list,$(BENCH_MODEL_CONFIGS))' \
+	  --sim-configs '$(call bench_list,$(BENCH_SIM_CONFIGS))'
 
 # The report's Python: Debian's (python3-matplotlib), whatever else is first
 # on PATH.
