@@ -311,6 +311,22 @@ def observations(d):
                    "counts one cycle per round-robin slot (an idle slot when the warp whose "
                    "turn it is has nothing to run), the board counts its pipeline's cycles "
                    "(docs/architecture.md, \"Performance counters\"; docs/performance.md).")
+    cfg0 = d["model_configs"][0] if d["model_configs"] else None
+    near = []
+    for k in kernels:
+        r = find(results, k, "model", cfg0) if cfg0 else None
+        du = r and r.get("defuse")
+        if du and sum(du["counts"][1:]):
+            c = du["counts"]
+            near.append((100.0 * sum(c[1:4]) / sum(c[1:]), 100.0 * c[-1] / sum(c[1:]), k))
+    if near:
+        near.sort()
+        out.append("- Operand distances (model %s): %.0f %% of source operands on average are "
+                   "read at most 3 instructions (of their warp) after their producer (from %.0f %% "
+                   "in %s to %.0f %% in %s), %.0f %% at 64 or more: the Dualflow paper's "
+                   "question of how many results a short forwarding window would catch." % (
+                       cfg0, sum(n for n, _, _ in near) / len(near), near[0][0], near[0][2],
+                       near[-1][0], near[-1][2], sum(f for _, f, _ in near) / len(near)))
     out.append("- Efficiency falls with the warp's width for two reasons: lanes that leave a "
                "data-dependent loop early (mandelbrot, treewalk, fib's recursion, the "
                "libgcc multiply and divide loops of srad and hotspot) idle until the "
