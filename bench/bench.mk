@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# bench.mk - benchmarks (they print numbers; they are not tests).
+# bench.mk - benchmarks (they print numbers) and the benchmark suite with
+# its one test suite, bench-check (bench/README.md).
 #
 #   make bench-model        reference-model speed on bench/kernels/compute.c
 #                      (figures recorded in docs/performance.md)
@@ -33,3 +34,99 @@ $(LINK_BENCH): bench/link_bench.c $(BUILD)/lib/libsimty.a host_lib/include/simty
 bench-link: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
 	python3 bench/bench_link.py --sim $(SIMTY_SIM) --bench $(LINK_BENCH) \
 	  --clock-hz $(SIM_BOARD_CLK_HZ) --baud $(SIM_BOARD_BAUD) --bytes $(LINK_BENCH_BYTES)
+
+# ---- The benchmark suite (issue 18; bench/README.md) ----
+#
+#   make bench                    every kernel of the catalog, small inputs:
+#                                 model at 4x4, 8x8, 1x32 under every
+#                                 reconvergence policy the model accepts,
+#                                 simulated board at 4x4 and 8x8 (its own
+#                                 policy: the RTL); prints the tables and
+#                                 fails if a run fails its CPU check or the
+#                                 model and the board disagree
+#   make bench BENCH_SIZE=large   the same with the report's inputs
+#   make bench-report             docs/bench.md and docs/bench/*.png from
+#                                 the large run (needs python3-matplotlib)
+#   make test-bench-check         (a test suite) every kernel, small inputs,
+#                                 model 4x4, every policy: CPU checks pass;
+#                                 then under the race checker: no race
+#
+# The catalog: NAME:DIR:SMALL:LARGE, DIR/NAME/host.c the host program
+# (input generation, CPU check, launch configuration: the examples' shared
+# examples/common/example.h), DIR/NAME/NAME.c its kernel, SMALL and LARGE
+# its --n at the two sizes (what --n means: the host program's comment).
+# Kernels of examples/ are used from there (one copy of each); their host
+# programs are the ones `make examples` builds.
+BENCH_CATALOG := \
+  bfs:examples:256:2048 \
+  nw:examples:24:96 \
+  pathfinder:bench:128:512 \
+  hotspot:bench:16:32 \
+  srad:bench:16:32 \
+  matmul:examples:12:24 \
+  transpose:bench:32:128 \
+  histogram:examples:1024:8192 \
+  reduction:examples:1024:16384 \
+  bitonic:examples:128:1024 \
+  mandelbrot:examples:24:64 \
+  fib:examples:32:128 \
+  interp:examples:32:256 \
+  treewalk:bench:256:4096
+
+BENCH_NEW := $(foreach k,$(BENCH_CATALOG),$(if $(filter bench,$(word 2,$(subst :, ,$(k)))),$(word 1,$(subst :, ,$(k)))))
+BENCH_BIN_DIR := $(BUILD)/bench/bin
+BENCH_BINS := $(addprefix $(BENCH_BIN_DIR)/,$(BENCH_NEW))
+BENCH_KERNELS := $(foreach e,$(BENCH_NEW),$(BUILD)/kernels/bench/$(e)/$(e).elf)
+BENCH_SIZE ?= small
+BENCH_OUT := $(BUILD)/bench/$(BENCH_SIZE)
+
+# Kernels: the kernel.mk pattern rule; kernels and host programs also
+# depend on the headers they share.
+$(foreach e,$(BENCH_NEW),$(eval $(BUILD)/kernels/bench/$(e)/$(e).elf $(BENCH_BIN_DIR)/$(e): \
+  $(wildcard bench/$(e)/*.h)))
+
+$(BENCH_BIN_DIR)/%: bench/%/host.c examples/common/example.c examples/common/example.h \
+    $(BUILD)/lib/libsimty.a host_lib/include/simty.h | $(BENCH_BIN_DIR)/
+	$(CC) $(EXAMPLE_CFLAGS) -Ibench/$* \
+	  -DEXAMPLE_KERNEL='"$(abspath $(BUILD)/kernels/bench/$*/$*.elf)"' \
+	  -o $@ bench/$*/host.c examples/common/example.c $(BUILD)/lib/libsimty.a $(HOSTLIB_LIBS)
+
+$(BENCH_BIN_DIR)/:
+	mkdir -p $@
+
+.PHONY: bench-kernels
+bench-kernels: examples $(BENCH_BINS) $(BENCH_KERNELS)
+
+# The runner's catalog arguments: NAME=HOST_BINARY:SMALL:LARGE.
+BENCH_RUN_ARGS = $(foreach k,$(BENCH_CATALOG),--kernel $(word 1,$(subst :, ,$(k)))=$(if \
+  $(filter bench,$(word 2,$(subst :, ,$(k)))),$(BENCH_BIN_DIR),$(EXAMPLE_BIN_DIR))/$(word \
+  1,$(subst :, ,$(k))):$(word 3,$(subst :, ,$(k))):$(word 4,$(subst :, ,$(k))))
+BENCH_RUN := python3 bench/run_bench.py $(BENCH_RUN_ARGS)
+
+# Configurations (warps x lanes) of the model and of the simulated board.
+BENCH_MODEL_CONFIGS ?= 4x4 8x8 1x32
+BENCH_SIM_CONFIGS ?= 4x4 8x8
+bench_comma := ,
+bench_list = $(subst $(eval) ,$(bench_comma),$(strip $(1)))
+
+.PHONY: bench bench-report
+bench: bench-kernels simty-sim $(foreach c,$(BENCH_SIM_CONFIGS),simty-sim-$(c))
+	$(BENCH_RUN) --size $(BENCH_SIZE) --out $(BENCH_OUT) \
+	  --model-configs '$(call bench_list,$(BENCH_MODEL_CONFIGS))' \
+	  --sim-configs '$(call bench_list,$(BENCH_SIM_CONFIGS))'
+
+# The report's Python: Debian's (python3-matplotlib), whatever else is first
+# on PATH.
+BENCH_PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+bench-report:
+	@$(BENCH_PYTHON) -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --bench-report
+	@rc=0; $(MAKE) --no-print-directory bench BENCH_SIZE=large || rc=$$?; \
+	$(BENCH_PYTHON) bench/report.py --results $(BUILD)/bench/large/results.json \
+	  --out docs/bench.md --plots docs/bench && exit $$rc
+
+TEST_SUITES += bench-check
+.PHONY: test-bench-check
+test-bench-check: bench-kernels
+	python3 bench/test_run_bench.py
+	$(BENCH_RUN) --size small --out $(BUILD)/bench/check --model-configs 4x4 --sim-configs '' \
+	  --racecheck --check-only

@@ -5,12 +5,18 @@
 # Called by `make run` and `make test` before anything is built, so that a
 # fresh Debian machine needs nothing but make. Installs with apt-get as
 # root, through sudo otherwise, and says what to do when neither works.
+# With --bench-report: only what `make bench-report` adds (matplotlib).
 set -eu
 
 PACKAGES="build-essential pkg-config python3 verilator yosys nextpnr-ice40
 fpga-icestorm gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 libcmocka-dev libusb-1.0-0-dev libftdi1-dev openfpgaloader
 clang libclang-rt-14-dev libdw-dev"
+# `make bench-report` alone also needs the plotting library (not the build
+# nor the tests): install-deps.sh --bench-report.
+if [ "${1:-}" = "--bench-report" ]; then
+  PACKAGES="python3-matplotlib"
+fi
 
 missing=""
 for pkg in $PACKAGES; do
