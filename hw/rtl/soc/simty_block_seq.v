@@ -16,7 +16,8 @@
 // and fault_i hold every offer back. Everything else (faults, time-out,
 // counters, when to start and stop) is the firmware's.
 //
-// Timing: the offer (dispatch_*_o) is registered. It is computed from
+// Timing: the offer (dispatch_*_o) is registered (its base is the next-id
+// register, its pc the SEQ_PC register). It is computed from
 // registered state only: the warp is the lowest one whose busy bit is 0
 // in the cycle before the offer. In the cycle after the core takes a
 // block the offer is down (the warp's busy bit and the next id settle),
@@ -52,7 +53,7 @@ module simty_block_seq #(
   input  wire                 dispatch_ready_i,
   output reg  [WARP_BITS-1:0] dispatch_warp_o,
   output wire [31:0]          dispatch_pc_o,
-  output reg  [31:0]          dispatch_base_tid_o,
+  output wire [31:0]          dispatch_base_tid_o,
   output reg  [LANES-1:0]     dispatch_mask_o,
   input  wire [WARPS-1:0]     warp_busy_i,
 
@@ -77,9 +78,13 @@ module simty_block_seq #(
   reg  [LANE_BITS:0]   part_n_q;   // its threads (< LANES)
 
   wire go = dispatch_valid_o & dispatch_ready_i;
-  wire last_block = left_q <= LANES32;       // the offer holds the last ids
+  // The offer holds the last ids (left_q <= LANES).
+  wire last_block = ~(|left_q[31:LANE_BITS]) | (left_q == LANES32);
   wire [31:0] first_al = first_i & ~(LANES32 - 32'd1);
-  wire [31:0] left_start = (nthreads_i > first_al) ? nthreads_i - first_al : 32'd0;
+  // Ids to hand out: nthreads - first, 0 when first is past nthreads (the
+  // subtraction's borrow).
+  wire [32:0] left_diff = {1'b0, nthreads_i} - {1'b0, first_al};
+  wire [31:0] left_start = left_diff[32] ? 32'd0 : left_diff[31:0];
 
   // The lowest free warp.
   wire [WARPS-1:0] free = ~warp_busy_i;
@@ -91,12 +96,14 @@ module simty_block_seq #(
       if (free[i]) pick = i[WARP_BITS-1:0];
   end
 
-  // The mask of the block starting at the next id.
+  // The mask of the block starting at the next id: the last block's ids
+  // left are at most LANES, so its low bits tell.
+  wire [LANE_BITS:0] left_low = left_q[LANE_BITS:0];
   reg [LANES-1:0] mask_d;
   integer l;
   always @* begin
     for (l = 0; l < LANES; l = l + 1)
-      mask_d[l] = last_block ? (left_q > l) : 1'b1;
+      mask_d[l] = ~last_block | ({{(31-LANE_BITS){1'b0}}, left_low} > l);
   end
 
   // Blocks that ended this cycle: warps that held one and are no longer
@@ -110,9 +117,12 @@ module simty_block_seq #(
       n_freed = n_freed + {{(CW-1){1'b0}}, freed[k]};
   end
   wire part_freed = part_q & freed[part_warp_q];
-  wire [31:0] part_n32 = {{(31-LANE_BITS){1'b0}}, part_n_q};
-  wire [31:0] freed_threads = ({{(32-CW){1'b0}}, n_freed} << LANE_BITS) -
-                              (part_freed ? LANES32 - part_n32 : 32'd0);
+  // At most WARPS x LANES threads end in one cycle: FW bits.
+  localparam integer FW = CW + LANE_BITS + 1;
+  localparam [FW-1:0] LANES_FW = LANES32[FW-1:0];
+  wire [FW-1:0] part_nfw = {{(FW-LANE_BITS-1){1'b0}}, part_n_q};
+  wire [FW-1:0] freed_threads = ({1'b0, n_freed, {LANE_BITS{1'b0}}}) -
+                                (part_freed ? LANES_FW - part_nfw : {FW{1'b0}});
   reg [WARPS-1:0] taken;   // the warp taking a block this cycle, one-hot
   integer t;
   always @* begin
@@ -125,6 +135,9 @@ module simty_block_seq #(
   assign running_o = launch_q & ~all_out;
   assign busy_o = launch_q | (|held_o);
   assign dispatch_pc_o = pc_i;
+  // The next id is a register that changes only when a block is taken,
+  // after which the offer is down for a cycle: it is the offer's base.
+  assign dispatch_base_tid_o = next_o;
 
   always @(posedge clk_i) begin
     end_o <= 1'b0;
@@ -149,11 +162,11 @@ module simty_block_seq #(
       dispatch_valid_o <= 1'b0;
     end else begin
       held_o <= held_next;
-      done_threads_o <= done_threads_o + freed_threads;
+      done_threads_o <= done_threads_o + {{(32-FW){1'b0}}, freed_threads};
       if (part_freed) part_q <= 1'b0;
       if (go) begin
         if (last_block) begin
-          next_o <= next_o + left_q;
+          next_o <= nthreads_i;   // = next_o + left_q
           left_q <= 32'd0;
           part_q <= left_q != LANES32;
           part_warp_q <= dispatch_warp_o;
@@ -169,7 +182,6 @@ module simty_block_seq #(
       dispatch_valid_o <= launch_q & ~all_out & ~go & ~stop_i & ~halt_i & ~fault_i &
                           (|free);
       dispatch_warp_o <= pick;
-      dispatch_base_tid_o <= next_o;
       dispatch_mask_o <= mask_d;
       if (stop_i & launch_q) begin
         launch_q <= 1'b0;

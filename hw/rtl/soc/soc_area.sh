@@ -42,8 +42,8 @@ if [ "$what" = blocks ]; then
     $rtl/simty_uart_tx.v $rtl/simty_fifo.v
   chparams="-chparam CONSOLE_DEPTH 64"
   synth mmio_4x4 simty_mmio $rtl/simty_mmio.v $rtl/simty_fifo.v
-  synth block_seq_4x4 simty_block_seq $rtl/simty_block_seq.v
   chparams=""
+  synth block_seq_4x4 simty_block_seq $rtl/simty_block_seq.v
   synth link_engine simty_link_engine $rtl/simty_link_engine.v $rtl/simty_ram_be.v
   exit 0
 fi
