@@ -52,10 +52,8 @@
 /* Console records written to a TX slot between two refill checks while a
  * response is built (a multiple of 4: chunks stay word-aligned). */
 #define FW_CONSOLE_CHUNK 64u
-/* DISPATCH_GO reads a refill waits for the core to take a block before
- * leaving the rest to the next poll. */
-#define FW_GO_POLLS 4u
-/* Cheap refill checks per fw_poll() iteration while a launch runs. */
+/* Cheap launch checks (fw_dispatch_refill()) per fw_poll() iteration
+ * while a launch runs. */
 #define FW_REFILL_SPINS 8u
 
 /* The release version (hw/arch/simty_arch.h), reported by INFO. */
@@ -94,14 +92,12 @@ struct fw_launch {
   uint32_t stack_top;
   uint32_t stack_log2;
   uint64_t timeout;   /* cycles, 0 = none */
-  uint64_t start;     /* TIMER at the first dispatch */
-  uint64_t end;       /* TIMER when the launch ended */
-  uint32_t next_base; /* next logical id to hand out */
-  uint32_t inflight;  /* warps holding a block, as the firmware sees it */
-  bool go_pending;    /* a dispatch the core has not yet taken */
-  uint32_t go_warp;
-  uint32_t disp_mask; /* DISPATCH_MASK as last written (0 = not yet) */
-  uint32_t block_threads[32]; /* threads of the block each warp holds */
+  uint64_t start;     /* TIMER at the sequencer's START */
+  uint64_t end;       /* TIMER when the firmware saw the launch end */
+  /* The block sequencer's counters as last read (fw_dispatch_poll() and
+   * the launch's end), read in this order so that done <= next_base. */
+  uint32_t next_base; /* next logical id to hand out (SEQ_NEXT) */
+  uint32_t done;      /* threads of the blocks that ended (SEQ_DONE) */
   uint32_t fault_pc;
   uint32_t fault_hart;
   uint32_t fault_tid;
@@ -236,10 +232,12 @@ void fw_dispatch_init(struct fw *fw);
 int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
                     uint32_t args, uint32_t data_end, uint64_t timeout,
                     uint32_t stack_log2, uint32_t *detail);
-/* One bounded step: console, faults, time-out, finished warps, refills. */
+/* One bounded step: console, faults, time-out, the launch's end, the
+ * sequencer's counters. */
 void fw_dispatch_poll(struct fw *fw);
-/* The hot path, called far more often than fw_dispatch_poll(): faults,
- * finished warps, refills; no console, no time-out (a few reads). */
+/* The hot path, called far more often than fw_dispatch_poll(): the
+ * launch's end or fault (one register read); no console, no time-out.
+ * Blocks are handed out by the hardware (the block sequencer). */
 void fw_dispatch_refill(struct fw *fw);
 /* Ends a running launch with an ABORTED record. */
 void fw_launch_abort(struct fw *fw);
@@ -247,8 +245,8 @@ void fw_launch_abort(struct fw *fw);
 int fw_core_reset(struct fw *fw);
 uint64_t fw_counter(uint32_t index);
 uint64_t fw_launch_elapsed(const struct fw *fw);
-/* Threads of completed blocks: those handed out minus those of the
- * blocks still in flight. */
+/* Threads of completed blocks (the sequencer's count, as last read: at
+ * most next_base). */
 uint32_t fw_launch_done(const struct fw *fw);
 
 /* Console stream: moves records from the core's FIFO into the buffer. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fw_dispatch.c - the grid dispatcher: runs a launch of any thread count
- * in waves over the hardware warps, handing each free warp the next block
- * of LANES consecutive logical ids, and watches faults, the time-out and
- * the console FIFO. Every entry point does a bounded amount of work.
+ * fw_dispatch.c - the launch path: checks and starts a launch of any
+ * thread count on the block sequencer (docs/soc.md: the hardware hands
+ * each free warp the next block of LANES consecutive logical ids), and
+ * watches its end, faults, the time-out, aborts and the console FIFO.
+ * Every entry point does a bounded amount of work.
  */
 #include "fw.h"
 
@@ -140,13 +141,22 @@ int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
   hal_reg_write(SIMTY_MMIO_LAUNCH_ARGS, args);
   hal_reg_write(SIMTY_MMIO_LAUNCH_STACK_TOP, stack_top);
   hal_reg_write(SIMTY_MMIO_LAUNCH_STACK_LOG2, stack_log2);
-  /* Every block of a launch starts at the entry: the register keeps it. */
-  hal_reg_write(SIMTY_MMIO_DISPATCH_PC, entry);
+  hal_reg_write(SIMTY_MMIO_SEQ_PC, entry);
+  hal_reg_write(SIMTY_MMIO_SEQ_FIRST, 0);
   hal_reg_write(SIMTY_MMIO_CTR_CLEAR, 1);
-  hal_reg_write(SIMTY_MMIO_ACTIVE, 1);
   l->start = fw_timer();
-  fw_dispatch_poll(fw);
+  /* START opens the launch window (ACTIVE) and the sequencer hands out
+   * the first blocks two cycles later; it closes the window itself when
+   * the last block ends. */
+  hal_reg_write(SIMTY_MMIO_SEQ_CTRL, SIMTY_SEQ_START);
   return SIMTY_ST_OK;
+}
+
+/* The sequencer's counters, threads done first: done <= next_base. */
+static void read_counts(struct fw_launch *l)
+{
+  l->done = hal_reg_read(SIMTY_MMIO_SEQ_DONE);
+  l->next_base = hal_reg_read(SIMTY_MMIO_SEQ_NEXT);
 }
 
 /* Ends the launch; the core stays halted until the next LAUNCH or RESET
@@ -154,9 +164,14 @@ int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
 static void finish(struct fw *fw, uint8_t state, uint8_t cause)
 {
   struct fw_launch *l = &fw->launch;
-  if (state == SIMTY_STATE_FAULT)
+  if (state == SIMTY_STATE_FAULT) {
+    /* No further block, no further instruction. */
+    hal_reg_write(SIMTY_MMIO_SEQ_CTRL, SIMTY_SEQ_STOP);
     hal_reg_write(SIMTY_MMIO_HALT, 1);
-  hal_reg_write(SIMTY_MMIO_ACTIVE, 0);
+    hal_reg_write(SIMTY_MMIO_ACTIVE, 0);
+  }
+  /* A launch that ended has its window closed by the sequencer. */
+  read_counts(l);
   l->end = fw_timer();
   l->state = state;
   l->cause = cause;
@@ -200,105 +215,38 @@ uint64_t fw_launch_elapsed(const struct fw *fw)
   return end - l->start;
 }
 
-/* Ends the launch on the core's fault record; true if there was one. */
-static bool check_fault(struct fw *fw)
+/* Ends the launch on the core's fault record. */
+static void take_fault(struct fw *fw)
 {
   struct fw_launch *l = &fw->launch;
-  if ((hal_reg_read(SIMTY_MMIO_FAULT_VALID) & 1u) == 0)
-    return false;
   l->fault_pc = hal_reg_read(SIMTY_MMIO_FAULT_PC);
   l->fault_hart = hal_reg_read(SIMTY_MMIO_FAULT_HART);
   l->fault_tid = hal_reg_read(SIMTY_MMIO_FAULT_TID);
   l->fault_addr = hal_reg_read(SIMTY_MMIO_FAULT_ADDR);
   finish(fw, SIMTY_STATE_FAULT, (uint8_t)hal_reg_read(SIMTY_MMIO_FAULT_CAUSE));
-  return true;
 }
 
-/* True once the core has taken the block just given (bounded wait); if
- * not, the dispatcher stops and a later poll goes on: GO is never written
- * while it reads 1. */
-static bool go_taken(void)
+/* One read of SEQ_STATUS: ends the launch on a fault or when the
+ * sequencer says every block has run; true if the launch ended. A fault
+ * wins over DONE (the core stops on its own at a fault, so a launch
+ * whose last block faulted never shows DONE without FAULT). */
+static bool check_end(struct fw *fw)
 {
-  for (uint32_t i = 0; i < FW_GO_POLLS; i++) {
-    if ((hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
-      return true;
+  uint32_t st = hal_reg_read(SIMTY_MMIO_SEQ_STATUS);
+  if (st & SIMTY_SEQ_FAULT) {
+    take_fault(fw);
+    return true;
+  }
+  if (st & SIMTY_SEQ_DONE) {
+    finish(fw, SIMTY_STATE_DONE, SIMTY_FAULT_NONE);
+    return true;
   }
   return false;
 }
 
-/* Hands every free warp, lowest index first, the next block of up to
- * LANES consecutive logical ids, and ends the launch after the last one.
- * A warp that finished and one never used are alike here: a refilled
- * warp stays in flight, the others leave it. The controller takes 3-5
- * cycles an instruction and a warp waits for this path between two
- * blocks, so it does the least it can: launch state in locals (the
- * register accesses are volatile), DISPATCH_PC written once per launch
- * (the register keeps it), DISPATCH_MASK only when it changes (the
- * partial last block), threads done counted when asked
- * (fw_launch_done()). */
-static void collect_and_refill(struct fw *fw)
-{
-  struct fw_launch *l = &fw->launch;
-  const struct fw_core *c = &fw->core;
-  const uint32_t end = l->nthreads;
-  uint32_t next = l->next_base;
-  uint32_t inflight = l->inflight;
-  uint32_t disp_mask = l->disp_mask;
-  bool pending = l->go_pending;
-
-  /* GO before WARP_BUSY: the core sets a warp's busy bit in the cycle it
-   * takes the block, so once GO reads 0 the busy bit tells the truth. */
-  if (pending && (hal_reg_read(SIMTY_MMIO_DISPATCH_GO) & 1u) == 0)
-    pending = false;
-  uint32_t free_warps = c->all_warps & ~hal_reg_read(SIMTY_MMIO_WARP_BUSY);
-  if (pending)
-    free_warps &= ~(1u << l->go_warp);
-
-  for (uint32_t w = 0; free_warps != 0; w++, free_warps >>= 1) {
-    if ((free_warps & 1u) == 0)
-      continue;
-    if (pending || next >= end) {
-      inflight &= ~(free_warps << w); /* this warp and every free one above */
-      break;
-    }
-    uint32_t n = c->lanes;
-    uint32_t mask = c->lane_mask;
-    if (end - next < n) {
-      n = end - next; /* < lanes <= 32 */
-      mask = (1u << n) - 1u;
-    }
-    hal_reg_write(SIMTY_MMIO_DISPATCH_WARP, w);
-    hal_reg_write(SIMTY_MMIO_DISPATCH_BASE, next);
-    if (mask != disp_mask) {
-      hal_reg_write(SIMTY_MMIO_DISPATCH_MASK, mask);
-      disp_mask = mask;
-    }
-    hal_reg_write(SIMTY_MMIO_DISPATCH_GO, 1);
-    l->block_threads[w] = n;
-    inflight |= 1u << w;
-    next += n;
-    if (!go_taken()) {
-      pending = true;
-      l->go_warp = w;
-    }
-  }
-
-  l->next_base = next;
-  l->inflight = inflight;
-  l->disp_mask = disp_mask;
-  l->go_pending = pending;
-  if (next >= end && inflight == 0 && !pending)
-    finish(fw, SIMTY_STATE_DONE, SIMTY_FAULT_NONE);
-}
-
 uint32_t fw_launch_done(const struct fw *fw)
 {
-  const struct fw_launch *l = &fw->launch;
-  uint32_t held = 0;
-  for (uint32_t w = 0; w < fw->core.warps; w++)
-    if (l->inflight & (1u << w))
-      held += l->block_threads[w];
-  return l->next_base - held;
+  return fw->launch.done;
 }
 
 void fw_dispatch_poll(struct fw *fw)
@@ -308,22 +256,20 @@ void fw_dispatch_poll(struct fw *fw)
   fw_console_poll(fw);
   if (l->state != SIMTY_STATE_RUNNING)
     return;
-  if (check_fault(fw))
+  if (check_end(fw))
     return;
   if (l->timeout != 0 && fw_timer() - l->start >= l->timeout) {
     synthetic_fault(fw, SIMTY_FAULT_TIMEOUT);
     return;
   }
-  collect_and_refill(fw);
+  read_counts(l);
 }
 
 void fw_dispatch_refill(struct fw *fw)
 {
   if (fw->launch.state != SIMTY_STATE_RUNNING)
     return;
-  if (check_fault(fw))
-    return;
-  collect_and_refill(fw);
+  check_end(fw);
 }
 
 /* ---- Console stream ---- */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * simty_mmio.h - the controller's register block at SIMTY_MMIO_BASE:
- * a plain register view of the Simty core's launch inputs, dispatch port,
- * warp busy bits, fault record, halt input, counters and console FIFO,
- * plus the timer and the host UART. docs/soc.md describes each register;
- * the SoC implements exactly this. Offsets are bytes from SIMTY_MMIO_BASE;
- * every register is 32 bits wide and accessed as a whole word.
+ * a plain register view of the Simty core's launch inputs, block
+ * sequencer (the dispatch port), warp busy bits, fault record, halt
+ * input, counters and console FIFO, plus the timer and the host UART.
+ * docs/soc.md describes each register; the SoC implements exactly this.
+ * Offsets are bytes from SIMTY_MMIO_BASE; every register is 32 bits wide
+ * and accessed as a whole word.
  */
 #ifndef SIMTY_MMIO_H
 #define SIMTY_MMIO_H
@@ -29,14 +30,27 @@
 #define SIMTY_MMIO_LAUNCH_STACK_TOP 0x038u
 #define SIMTY_MMIO_LAUNCH_STACK_LOG2 0x03Cu
 
-/* Dispatch port: fill WARP/PC/BASE/MASK, write GO; GO reads 1 until the
- * core has taken the block (ready/valid handshake). */
-#define SIMTY_MMIO_DISPATCH_WARP 0x040u
-#define SIMTY_MMIO_DISPATCH_PC 0x044u
-#define SIMTY_MMIO_DISPATCH_BASE 0x048u /* logical id of lane 0 */
-#define SIMTY_MMIO_DISPATCH_MASK 0x04Cu /* lanes to start */
-#define SIMTY_MMIO_DISPATCH_GO 0x050u
-#define SIMTY_MMIO_WARP_BUSY 0x054u /* R: bit w = warp w holds threads */
+/* Block sequencer (docs/soc.md): the core's dispatch port in hardware.
+ * Write LAUNCH_*, SEQ_PC and SEQ_FIRST, then SEQ_CTRL START: the blocks of
+ * LANES ids SEQ_FIRST .. LAUNCH_NTHREADS - 1 go to the warps as they free,
+ * lowest free warp first. */
+#define SIMTY_MMIO_SEQ_CTRL 0x040u   /* W: bits below */
+#define SIMTY_SEQ_START 0x1u         /* start a launch (ignored while BUSY) */
+#define SIMTY_SEQ_STOP 0x2u          /* hand out no further block */
+#define SIMTY_MMIO_SEQ_PC 0x044u     /* RW: entry pc of every block */
+#define SIMTY_MMIO_SEQ_FIRST 0x048u  /* RW: first logical id (a multiple of
+                                        LANES; the low bits are ignored) */
+#define SIMTY_MMIO_SEQ_STATUS 0x04Cu /* R: bits below */
+#define SIMTY_SEQ_RUNNING 0x1u       /* ids left to hand out, not stopped */
+#define SIMTY_SEQ_BUSY 0x2u          /* RUNNING, or a block not yet ended */
+#define SIMTY_SEQ_DONE 0x4u          /* the launch ended: every block ran */
+#define SIMTY_SEQ_STOPPED 0x8u       /* the launch was stopped */
+#define SIMTY_SEQ_FAULT 0x10u        /* = FAULT_VALID */
+#define SIMTY_MMIO_SEQ_NEXT 0x050u   /* R: next logical id to hand out */
+#define SIMTY_MMIO_WARP_BUSY 0x054u  /* R: bit w = warp w holds threads */
+#define SIMTY_MMIO_SEQ_DONE 0x058u   /* R: threads of the blocks that ended */
+#define SIMTY_MMIO_SEQ_HELD 0x05Cu   /* R: bit w = warp w holds a block of
+                                        this launch */
 
 /* Fault record of the first fault (read-only, cleared by CORE_RESET). */
 #define SIMTY_MMIO_FAULT_VALID 0x060u

@@ -86,20 +86,18 @@ static unsigned popcount(uint32_t v)
   return n;
 }
 
-/* The core takes the pending block: the warp turns busy in that cycle. */
-static void accept_dispatch(void)
+/* The core takes a block from the sequencer: the warp turns busy. */
+static void accept_dispatch(uint32_t w, uint32_t base, uint32_t mask)
 {
-  uint32_t w = mock.d_warp;
   if (w >= mock.warps) {
     violate("dispatch to a warp that does not exist", w);
-    mock.go_valid = false;
     return;
   }
   if (mock.busy & (1u << w))
     violate("dispatch to a busy warp", w);
   uint32_t all = mock.lanes == 32 ? 0xFFFFFFFFu : (1u << mock.lanes) - 1u;
-  if (mock.d_mask == 0 || (mock.d_mask & ~all))
-    violate("dispatch mask outside the warp", mock.d_mask);
+  if (mask == 0 || (mask & ~all))
+    violate("dispatch mask outside the warp", mask);
   if (mock.nlog == mock.caplog) {
     mock.caplog = mock.caplog ? 2 * mock.caplog : 1024;
     mock.log = realloc(mock.log, mock.caplog * sizeof *mock.log);
@@ -108,29 +106,137 @@ static void accept_dispatch(void)
   }
   mock.log[mock.nlog++] = (struct mock_dispatch){
       w,
-      mock.d_pc,
-      mock.d_base,
-      mock.d_mask,
+      mock.seq_pc,
+      base,
+      mask,
       mock.nthreads,
       mock.args,
       mock.stack_top,
       mock.stack_log2,
-      mock.busy_reads,
-      (mock.ever_used & (1u << w)) ? mock.busy_reads - mock.freed_read[w] : 0,
+      mock.steps,
+      (mock.ever_used & (1u << w)) ? mock.steps - mock.freed_step[w] : 0,
       mock.rx_head,
       mock.link_writes};
   mock.ever_used |= 1u << w;
   mock.busy |= 1u << w;
   mock.busy_left[w] =
       mock.run_polls + (mock.run_jitter ? next_rand() % mock.run_jitter : 0);
-  mock.go_valid = false;
   mock.ctr[SIMTY_CTR_warp_insts] += 1;
-  mock.ctr[SIMTY_CTR_thread_insts] += popcount(mock.d_mask);
+  mock.ctr[SIMTY_CTR_thread_insts] += popcount(mask);
   if (mock.fault_at >= 0 && (size_t)mock.fault_at + 1 == mock.nlog) {
     mock.fault_valid = true; /* the core stops itself on a fault */
   }
 }
 
+/* One step of the core and the block sequencer (docs/soc.md). */
+static void seq_step(void)
+{
+  mock.steps++;
+  bool stopped_core = mock.halt || mock.fault_valid || mock.reset_left != 0;
+  if (!stopped_core) {
+    for (uint32_t w = 0; w < mock.warps; w++) {
+      if ((mock.busy & (1u << w)) && mock.busy_left[w]-- == 0) {
+        mock.busy &= ~(1u << w);
+        mock.freed_step[w] = mock.steps;
+      }
+    }
+  }
+  /* Blocks that ended. */
+  uint32_t freed = mock.seq_held & ~mock.busy;
+  for (uint32_t w = 0; w < mock.warps; w++)
+    if (freed & (1u << w))
+      mock.seq_threads_done += mock.block_threads[w];
+  mock.seq_held &= ~freed;
+  if (!mock.seq_launch)
+    return;
+  /* The next blocks to the free warps, lowest first. */
+  while (mock.seq_left != 0 && !stopped_core) {
+    uint32_t free = ~mock.busy & (mock.warps == 32 ? 0xFFFFFFFFu
+                                                   : (1u << mock.warps) - 1u);
+    if (free == 0)
+      break;
+    if (mock.go_left) {
+      mock.go_left--;
+      break;
+    }
+    uint32_t w = 0;
+    while (!(free & (1u << w)))
+      w++;
+    uint32_t n = mock.seq_left < mock.lanes ? mock.seq_left : mock.lanes;
+    accept_dispatch(w, mock.seq_next, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
+    mock.block_threads[w] = n;
+    mock.seq_held |= 1u << w;
+    mock.seq_next += n;
+    mock.seq_left -= n;
+    mock.go_left = mock.go_delay;
+    stopped_core = mock.fault_valid;
+  }
+  if (mock.seq_left == 0 && mock.seq_held == 0) {
+    mock.seq_launch = false;
+    mock.seq_done = true;
+    mock.active = false; /* the sequencer closes the launch window */
+  }
+}
+
+static uint32_t seq_status(void)
+{
+  seq_step();
+  uint32_t st = 0;
+  if (mock.seq_launch && mock.seq_left != 0)
+    st |= SIMTY_SEQ_RUNNING;
+  if (mock.seq_launch || mock.seq_held)
+    st |= SIMTY_SEQ_BUSY;
+  if (mock.seq_done)
+    st |= SIMTY_SEQ_DONE;
+  if (mock.seq_stopped)
+    st |= SIMTY_SEQ_STOPPED;
+  if (mock.fault_valid)
+    st |= SIMTY_SEQ_FAULT;
+  if (st & SIMTY_SEQ_DONE)
+    mock.done_reads++;
+  return st;
+}
+
+static bool seq_busy(void)
+{
+  return mock.seq_launch || mock.seq_held;
+}
+
+static void seq_ctrl(uint32_t v)
+{
+  if (v & SIMTY_SEQ_STOP) {
+    mock.seq_stops++;
+    if (mock.seq_launch) {
+      mock.seq_launch = false;
+      mock.seq_stopped = true;
+    }
+  }
+  if (v & SIMTY_SEQ_START) {
+    if (seq_busy()) {
+      violate("START while the sequencer is busy", v);
+      return;
+    }
+    if (mock.reset_left)
+      violate("START during a core reset", v);
+    mock.seq_starts++;
+    uint32_t first = mock.seq_first & ~(mock.lanes - 1u);
+    mock.seq_launch = true;
+    mock.seq_done = mock.seq_stopped = false;
+    mock.seq_next = first;
+    mock.seq_left = mock.nthreads > first ? mock.nthreads - first : 0;
+    mock.seq_threads_done = 0;
+    mock.go_left = mock.go_delay;
+    mock.active = true;
+  }
+}
+
+/* Launch inputs and sequencer registers must not change under a launch. */
+static void launch_write(uint32_t *reg, uint32_t v)
+{
+  if (seq_busy() && *reg != v)
+    violate("launch register rewritten while the sequencer is busy", v);
+  *reg = v;
+}
 
 /* ---- Link engine ---- */
 
@@ -480,26 +586,19 @@ uint32_t hal_reg_read(uint32_t off)
     return mock.halt;
   case SIMTY_MMIO_ACTIVE:
     return mock.active;
-  case SIMTY_MMIO_DISPATCH_GO:
-    if (mock.go_valid) {
-      if (mock.go_left) {
-        mock.go_left--;
-        return 1;
-      }
-      if (!mock.halt && !mock.fault_valid)
-        accept_dispatch();
-    }
-    return mock.go_valid;
+  case SIMTY_MMIO_SEQ_PC:
+    return mock.seq_pc;
+  case SIMTY_MMIO_SEQ_FIRST:
+    return mock.seq_first;
+  case SIMTY_MMIO_SEQ_STATUS:
+    return seq_status();
+  case SIMTY_MMIO_SEQ_NEXT:
+    return mock.seq_next;
+  case SIMTY_MMIO_SEQ_DONE:
+    return mock.seq_threads_done;
+  case SIMTY_MMIO_SEQ_HELD:
+    return mock.seq_held;
   case SIMTY_MMIO_WARP_BUSY:
-    mock.busy_reads++;
-    if (!mock.halt && !mock.fault_valid && mock.reset_left == 0) {
-      for (uint32_t w = 0; w < mock.warps; w++) {
-        if ((mock.busy & (1u << w)) && mock.busy_left[w]-- == 0) {
-          mock.busy &= ~(1u << w);
-          mock.freed_read[w] = mock.busy_reads;
-        }
-      }
-    }
     return mock.busy;
   case SIMTY_MMIO_FAULT_VALID:
     return mock.fault_valid;
@@ -575,8 +674,11 @@ void hal_reg_write(uint32_t off, uint32_t v)
       mock.reset_left = mock.reset_reads;
       mock.busy = 0;
       mock.ever_used = 0;
-      mock.go_valid = false;
       mock.fault_valid = false;
+      /* The sequencer is reset with the core. */
+      mock.seq_launch = mock.seq_done = mock.seq_stopped = false;
+      mock.seq_held = 0;
+      mock.seq_next = mock.seq_left = mock.seq_threads_done = 0;
       mock.con_head = mock.con_count = 0;
     }
     return;
@@ -589,36 +691,25 @@ void hal_reg_write(uint32_t off, uint32_t v)
     mock.active = v & 1u;
     return;
   case SIMTY_MMIO_LAUNCH_NTHREADS:
-    mock.nthreads = v;
+    launch_write(&mock.nthreads, v);
     return;
   case SIMTY_MMIO_LAUNCH_ARGS:
-    mock.args = v;
+    launch_write(&mock.args, v);
     return;
   case SIMTY_MMIO_LAUNCH_STACK_TOP:
-    mock.stack_top = v;
+    launch_write(&mock.stack_top, v);
     return;
   case SIMTY_MMIO_LAUNCH_STACK_LOG2:
-    mock.stack_log2 = v;
+    launch_write(&mock.stack_log2, v);
     return;
-  case SIMTY_MMIO_DISPATCH_WARP:
-    mock.d_warp = v;
+  case SIMTY_MMIO_SEQ_PC:
+    launch_write(&mock.seq_pc, v);
     return;
-  case SIMTY_MMIO_DISPATCH_PC:
-    mock.d_pc = v;
+  case SIMTY_MMIO_SEQ_FIRST:
+    launch_write(&mock.seq_first, v);
     return;
-  case SIMTY_MMIO_DISPATCH_BASE:
-    mock.d_base = v;
-    return;
-  case SIMTY_MMIO_DISPATCH_MASK:
-    mock.d_mask = v;
-    return;
-  case SIMTY_MMIO_DISPATCH_GO:
-    if (mock.go_valid)
-      violate("GO written while a dispatch is pending", mock.d_warp);
-    if (mock.reset_left)
-      violate("GO written during a core reset", mock.d_warp);
-    mock.go_valid = true;
-    mock.go_left = mock.go_delay;
+  case SIMTY_MMIO_SEQ_CTRL:
+    seq_ctrl(v);
     return;
   case SIMTY_MMIO_CTR_SEL:
     mock.ctr_sel = v;

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mock_hal.h - a fake SoC for host builds of the firmware (FW_HOST): a
- * register file that behaves like docs/soc.md (dispatch handshake, warps
- * that stay busy for a number of polls, fault injection, counters,
+ * register file that behaves like docs/soc.md (the block sequencer handing
+ * blocks to warps that stay busy for a number of polls, fault injection,
+ * counters,
  * console FIFO, timer) plus CODE and DATA arrays, and the link engine of
  * docs/soc.md at register level: the test pushes wire bytes, the engine
  * decodes them (with the C codec, driver/link/simty_link.c) into RX slots
  * of its link buffer and reports them through LINK_RX_STATUS; a send
  * appends the CRC to a TX slot and COBS-encodes it into the wire bytes
  * the test reads; COPY moves bytes between CODE, DATA and the link
- * buffer. It records every dispatch and flags protocol violations (a
- * block sent to a busy warp, GO written while pending, a busy TX slot
- * rewritten, an RX slot read that the engine owns, an unknown register).
+ * buffer. It records every dispatch and flags protocol violations (START
+ * while the sequencer is busy or the core resets, launch registers
+ * rewritten while it is busy, a busy TX slot rewritten, an RX slot read
+ * that the engine owns, an unknown register).
+ *
+ * Time: the mock core and sequencer move one step per SEQ_STATUS read
+ * (the firmware's launch check): busy warps count down, those that end
+ * free, their blocks count as done, and the sequencer hands the next
+ * blocks to the free warps, lowest first (after go_delay steps each: a
+ * core slow to take them), then ends the launch when every block has.
  */
 #ifndef MOCK_HAL_H
 #define MOCK_HAL_H
@@ -33,8 +41,8 @@
 struct mock_dispatch {
   uint32_t warp, pc, base, mask;
   uint32_t nthreads, args, stack_top, stack_log2;
-  uint64_t busy_read; /* WARP_BUSY reads before this dispatch */
-  uint64_t lag;       /* WARP_BUSY reads since the warp was seen free */
+  uint64_t step;      /* sequencer steps before this dispatch */
+  uint64_t lag;       /* steps since the warp freed */
   size_t rx_at;       /* wire bytes the link engine had taken */
   uint64_t link_at;   /* TX slot words the firmware had written */
 };
@@ -42,8 +50,8 @@ struct mock_dispatch {
 struct mock {
   /* Configuration (set before fw_init). */
   uint32_t warps, lanes, clock_hz;
-  uint32_t go_delay;    /* GO reads that still show pending */
-  uint32_t run_polls;   /* WARP_BUSY reads a block stays busy */
+  uint32_t go_delay;    /* steps the core takes to take an offered block */
+  uint32_t run_polls;   /* steps a block stays busy */
   uint32_t run_jitter;  /* plus a pseudo-random 0 .. jitter-1 */
   uint32_t reset_reads; /* CORE_RESET reads that show busy */
   uint32_t timer_step;  /* cycles per TIMER_LO read */
@@ -62,12 +70,18 @@ struct mock {
 
   /* Core registers. */
   uint32_t nthreads, args, stack_top, stack_log2;
-  uint32_t d_warp, d_pc, d_base, d_mask;
-  bool go_valid;
+  /* Block sequencer. */
+  uint32_t seq_pc, seq_first;
+  bool seq_launch;      /* a launch in progress */
+  bool seq_done, seq_stopped;
+  uint32_t seq_next, seq_left, seq_threads_done, seq_held;
+  uint32_t block_threads[32]; /* threads of the block each warp holds */
   uint32_t go_left;
+  uint32_t seq_starts, seq_stops;
+  uint64_t done_reads;  /* SEQ_STATUS reads that showed DONE */
   uint32_t busy;
   uint32_t busy_left[32];
-  uint64_t freed_read[32]; /* WARP_BUSY read that first showed it free */
+  uint64_t freed_step[32]; /* step at which it freed */
   uint32_t ever_used;
   bool halt, active;
   uint32_t reset_left;
@@ -80,7 +94,7 @@ struct mock {
   uint32_t con_head, con_count;
   uint64_t timer;
   uint32_t timer_hi;
-  uint64_t busy_reads;
+  uint64_t steps;
   uint32_t status_reads;
   uint32_t rng;
 

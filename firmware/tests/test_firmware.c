@@ -315,8 +315,10 @@ static void test_bad_requests(void **state)
 }
 
 /* More threads than the hardware holds, with blocks that take different
- * times: every logical id exactly once, continuous, right masks, and each
- * warp refilled in the same poll that sees it free. */
+ * times: the firmware programs the sequencer once (every logical id
+ * exactly once, continuous, right masks and launch inputs), ends the
+ * launch at the first check that shows DONE, and reports the sequencer's
+ * counts. */
 static void check_waves(uint32_t warps, uint32_t lanes, uint32_t nthreads,
                         uint32_t go_delay)
 {
@@ -324,7 +326,10 @@ static void check_waves(uint32_t warps, uint32_t lanes, uint32_t nthreads,
   mock.run_polls = 2;
   mock.run_jitter = 9;
   mock.go_delay = go_delay;
+  uint32_t starts = mock.seq_starts, stops = mock.seq_stops;
+  uint64_t done_reads = mock.done_reads;
   assert_int_equal(launch(nthreads, 0), SIMTY_ST_OK);
+  assert_int_equal(mock.seq_starts, starts + 1);
   assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_ID), 1);
   assert_int_equal(simty_get_u32(host.payload + SIMTY_LAUNCHED_STACK_TOP),
                    SIMTY_DATA_BASE + MOCK_DATA_SIZE);
@@ -339,6 +344,10 @@ static void check_waves(uint32_t warps, uint32_t lanes, uint32_t nthreads,
   assert_int_equal(mock.nlog, (nthreads + lanes - 1) / lanes);
   assert_int_equal(mock.ctr[SIMTY_CTR_thread_insts], nthreads);
   assert_false(mock.active);
+  /* Ended at the first check that showed DONE, without a STOP. */
+  assert_int_equal(mock.done_reads, done_reads + 1);
+  assert_int_equal(mock.seq_stops, stops);
+  assert_int_equal(mock.seq_first, 0);
 
   /* Waves: more blocks than warps, so warps were reused, and the order
    * in which warps were refilled depended on when they freed. */
@@ -348,12 +357,6 @@ static void check_waves(uint32_t warps, uint32_t lanes, uint32_t nthreads,
       if (mock.log[i].warp != i % warps)
         reused_out_of_order++;
     assert_true(reused_out_of_order > 0);
-  }
-  /* Refill as soon as a warp frees: with an immediate handshake, every
-   * warp is refilled before the next WARP_BUSY read after it freed. */
-  if (go_delay == 0) {
-    for (size_t i = 0; i < mock.nlog; i++)
-      assert_int_equal(mock.log[i].lag, 0);
   }
 }
 
@@ -369,24 +372,23 @@ static void test_launch_waves(void **state)
   assert_int_equal(mock.violations, 0);
 }
 
-/* Refill lag with a slow handshake: a block waits for the previous GO
- * to be taken, never for more than that. */
+/* A core slow to take blocks (the sequencer's offers wait): the firmware
+ * still waits for the sequencer's DONE, whatever the order of ends. */
 static void test_refill_with_slow_handshake(void **state)
 {
   (void)state;
   setup_core(4, 4);
   mock.run_polls = 5;
   mock.run_jitter = 7;
-  /* Slower than the firmware's short wait for GO to fall. */
-  mock.go_delay = FW_GO_POLLS + 2u;
+  mock.go_delay = 6u;
   assert_int_equal(launch(4 * 4 * 40, 0), SIMTY_ST_OK);
   wait_end();
   assert_int_equal(sr_state(), SIMTY_STATE_DONE);
   check_dispatches(0, 640, 4);
   unsigned lagged = 0;
   for (size_t i = 0; i < mock.nlog; i++) {
-    /* Each GO waits go_delay polls; a warp may queue behind the GOs of
-     * the others freed in the same poll. */
+    /* Each offer waits go_delay steps; a warp may queue behind the
+     * offers of the others freed in the same step. */
     assert_true(mock.log[i].lag <= 4u * (mock.go_delay + 1u));
     lagged += mock.log[i].lag != 0;
   }
@@ -447,13 +449,26 @@ static void test_largest_launch_accepted(void **state)
   assert_int_equal(detail(), SIMTY_LAUNCH_NTHREADS);
   assert_int_equal(launch(0, 0), SIMTY_ST_BAD_ARGUMENT);
   assert_int_equal(launch(SIMTY_MAX_THREADS, 0), SIMTY_ST_OK);
-  /* Let it run a while, check the ids so far, then abort. */
+  /* Let it run a while, check the ids so far, then abort: the sequencer
+   * is stopped and hands out nothing more. */
   for (int i = 0; i < 3000; i++)
     fw_poll(&fw);
+  assert_int_equal(do_status(0), SIMTY_ST_OK);
+  assert_int_equal(sr_state(), SIMTY_STATE_RUNNING);
+  assert_true(sr_u32(SIMTY_SR_DONE) <= sr_u32(SIMTY_SR_DISPATCHED));
+  assert_true(sr_u32(SIMTY_SR_DONE) > 0);
+  uint32_t stops = mock.seq_stops;
   assert_int_equal(call(SIMTY_CMD_ABORT, NULL, 0), SIMTY_ST_OK);
   assert_int_equal(sr_state(), SIMTY_STATE_FAULT);
   assert_int_equal(sr_cause(), SIMTY_FAULT_ABORTED);
+  assert_int_equal(mock.seq_stops, stops + 1);
+  assert_true(mock.halt);
+  size_t n = mock.nlog;
+  for (int i = 0; i < 100; i++)
+    fw_poll(&fw);
+  assert_int_equal(mock.nlog, n);
   assert_true(mock.nlog > 1000);
+  assert_int_equal(sr_u32(SIMTY_SR_DONE), mock.seq_threads_done);
   for (size_t i = 0; i < mock.nlog; i++) {
     assert_int_equal(mock.log[i].base, 32u * i);
     assert_int_equal(mock.log[i].mask, 0xFFFFFFFFu);
@@ -533,6 +548,7 @@ static void test_fault(void **state)
   assert_int_equal(sr_u32(SIMTY_SR_FAULT_ADDR), SIMTY_DATA_BASE + 0x31u);
   assert_true(mock.halt);
   assert_false(mock.active);
+  assert_true(mock.seq_stops > 0);
   /* Nothing dispatched after the fault was seen. */
   size_t n = mock.nlog;
   for (int i = 0; i < 100; i++)

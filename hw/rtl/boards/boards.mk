@@ -103,7 +103,7 @@ BOARD_EXT = $(if $(filter ecp5,$($(BOARD)_FAMILY)),bit,bin)
 BOARD_BITSTREAM = $(BOARD_CFG_OUT)/simty_board_$(BOARD).$(BOARD_EXT)
 
 BOARD_SOC_SRCS = $(if $(SOC_RTL_SRCS),$(SOC_RTL_SRCS),$(addprefix hw/rtl/soc/,simty_soc.v \
-  simty_ctrl_cpu.v simty_mmio.v simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v \
+  simty_ctrl_cpu.v simty_mmio.v simty_block_seq.v simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v \
   simty_uart_tx.v simty_link_engine.v))
 BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(sort $(wildcard hw/rtl/core/*.v)))
 BOARD_COMMON_SRCS := $(BOARDS_DIR)/common/simty_board_por.v \

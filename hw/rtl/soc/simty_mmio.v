@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mmio.v - the controller's register block at SIMTY_MMIO_BASE: a
-// plain register view of the Simty core (launch inputs, dispatch port,
-// busy bits, fault record, halt, counters, console FIFO), the core reset,
+// plain register view of the Simty core (launch inputs, busy bits, fault
+// record, halt, counters, console FIFO), the block sequencer's launch and
+// status registers (simty_block_seq drives the core's dispatch port), the
+// core reset,
 // the 64-bit timer, the host UART, the configuration (INFO) registers and
 // the SoC's identification (HW_VERSION, HW_BUILD, LINK_BAUD). Offsets
 // 0x100..0x1FF belong to the link engine (simty_link_engine), which the
@@ -32,8 +34,7 @@ module simty_mmio #(
   parameter integer RESET_CYCLES = 8,      // core reset pulse length
   parameter [31:0]  HW_VERSION = 32'd0,    // HW_VERSION register
   parameter [31:0]  HW_BUILD = 32'd0,      // HW_BUILD register
-  parameter [31:0]  BAUD = 32'd0,          // LINK_BAUD register
-  parameter integer WARP_BITS = (WARPS > 1) ? $clog2(WARPS) : 1
+  parameter [31:0]  BAUD = 32'd0           // LINK_BAUD register
 ) (
   input  wire                 clk_i,
   input  wire                 rst_i,
@@ -54,13 +55,17 @@ module simty_mmio #(
   output wire [31:0]          launch_args_o,
   output wire [31:0]          launch_stack_top_o,
   output wire [4:0]           launch_stack_log2_o,
-  output wire                 dispatch_valid_o,
-  input  wire                 dispatch_ready_i,
-  output wire [WARP_BITS-1:0] dispatch_warp_o,
-  output wire [31:0]          dispatch_pc_o,
-  output wire [31:0]          dispatch_base_tid_o,
-  output wire [LANES-1:0]     dispatch_mask_o,
   input  wire [WARPS-1:0]     warp_busy_i,
+  // Block sequencer (simty_block_seq)
+  output wire                 seq_start_o,    // pulse: SEQ_CTRL START
+  output wire                 seq_stop_o,     // pulse: SEQ_CTRL STOP
+  output wire [31:0]          seq_pc_o,
+  output wire [31:0]          seq_first_o,
+  input  wire [3:0]           seq_status_i,   // {stopped, done, busy, running}
+  input  wire                 seq_end_i,      // pulse: the launch ended (closes ACTIVE)
+  input  wire [31:0]          seq_next_i,
+  input  wire [31:0]          seq_threads_done_i,
+  input  wire [WARPS-1:0]     seq_held_i,
   input  wire                 fault_valid_i,
   input  wire [3:0]           fault_cause_i,
   input  wire [31:0]          fault_pc_i,
@@ -95,8 +100,9 @@ module simty_mmio #(
                    R_CORE_RESET = 6'h08, R_HALT = 6'h09, R_ACTIVE = 6'h0A,
                    R_NTHREADS = 6'h0C, R_ARGS = 6'h0D, R_STACK_TOP = 6'h0E,
                    R_STACK_LOG2 = 6'h0F,
-                   R_DISP_WARP = 6'h10, R_DISP_PC = 6'h11, R_DISP_BASE = 6'h12,
-                   R_DISP_MASK = 6'h13, R_DISP_GO = 6'h14, R_WARP_BUSY = 6'h15,
+                   R_SEQ_CTRL = 6'h10, R_SEQ_PC = 6'h11, R_SEQ_FIRST = 6'h12,
+                   R_SEQ_STATUS = 6'h13, R_SEQ_NEXT = 6'h14, R_WARP_BUSY = 6'h15,
+                   R_SEQ_DONE = 6'h16, R_SEQ_HELD = 6'h17,
                    R_FAULT_VALID = 6'h18, R_FAULT_CAUSE = 6'h19, R_FAULT_PC = 6'h1A,
                    R_FAULT_HART = 6'h1B, R_FAULT_TID = 6'h1C, R_FAULT_ADDR = 6'h1D,
                    R_CTR_SEL = 6'h20, R_CTR_LO = 6'h21, R_CTR_HI = 6'h22,
@@ -124,10 +130,7 @@ module simty_mmio #(
   reg                 halt_q, active_q;
   reg [31:0]          nthreads_q, args_q, stack_top_q;
   reg [4:0]           stack_log2_q;
-  reg [WARP_BITS-1:0] disp_warp_q;
-  reg [31:0]          disp_pc_q, disp_base_q;
-  reg [LANES-1:0]     disp_mask_q;
-  reg                 disp_pending_q;
+  reg [31:0]          seq_pc_q, seq_first_q;
   reg [3:0]           ctr_sel_q;
   reg [31:0]          ctr_hi_q;
   reg                 ctr_clear_q;
@@ -136,7 +139,6 @@ module simty_mmio #(
   reg [63:0]          window_q;   // `cycles`: counts while ACTIVE is set
   reg [63:0]          idle_q;     // `sched_idle_cycles`: ACTIVE, no issue
 
-  wire core_reset_start = wr_reg & (reg_index == R_CORE_RESET) & wdata_i[0];
   wire core_resetting = reset_count_q != {RC_BITS{1'b0}};
 
   always @(posedge clk_i) begin
@@ -144,7 +146,6 @@ module simty_mmio #(
       reset_count_q <= RESET_CYCLES[RC_BITS-1:0];
       halt_q <= 1'b0;
       active_q <= 1'b0;
-      disp_pending_q <= 1'b0;
       ctr_sel_q <= 4'd0;
       ctr_clear_q <= 1'b0;
       timer_q <= 64'd0;
@@ -154,15 +155,18 @@ module simty_mmio #(
       timer_q <= timer_q + 64'd1;
       ctr_clear_q <= 1'b0;
       if (core_resetting) reset_count_q <= reset_count_q - 1'b1;
-      if (dispatch_valid_o & dispatch_ready_i) disp_pending_q <= 1'b0;
       if (active_q) window_q <= window_q + 64'd1;
       if (active_q & ~retire_valid_i) idle_q <= idle_q + 64'd1;
+      // The sequencer closes the launch window when its launch ends.
+      if (seq_end_i) active_q <= 1'b0;
       if (wr_reg) begin
         case (reg_index)
           R_CORE_RESET: if (wdata_i[0]) reset_count_q <= RESET_CYCLES[RC_BITS-1:0];
           R_HALT: halt_q <= wdata_i[0];
           R_ACTIVE: active_q <= wdata_i[0];
-          R_DISP_GO: disp_pending_q <= 1'b1;
+          // START opens the launch window (the first block goes out 2
+          // cycles later); a START the sequencer ignores (busy) does too.
+          R_SEQ_CTRL: if (wdata_i[0]) active_q <= 1'b1;
           R_CTR_SEL: ctr_sel_q <= wdata_i[3:0];
           R_CTR_CLEAR: begin
             ctr_clear_q <= 1'b1;
@@ -172,8 +176,6 @@ module simty_mmio #(
           default: ;
         endcase
       end
-      // A core reset drops a dispatch the core has not taken.
-      if (core_reset_start) disp_pending_q <= 1'b0;
     end
   end
 
@@ -186,10 +188,8 @@ module simty_mmio #(
         R_ARGS: args_q <= wdata_i;
         R_STACK_TOP: stack_top_q <= wdata_i;
         R_STACK_LOG2: stack_log2_q <= wdata_i[4:0];
-        R_DISP_WARP: disp_warp_q <= wdata_i[WARP_BITS-1:0];
-        R_DISP_PC: disp_pc_q <= wdata_i;
-        R_DISP_BASE: disp_base_q <= wdata_i;
-        R_DISP_MASK: disp_mask_q <= wdata_i[LANES-1:0];
+        R_SEQ_PC: seq_pc_q <= wdata_i;
+        R_SEQ_FIRST: seq_first_q <= wdata_i;
         default: ;
       endcase
     end
@@ -251,12 +251,13 @@ module simty_mmio #(
       R_ARGS: rdata_d = args_q;
       R_STACK_TOP: rdata_d = stack_top_q;
       R_STACK_LOG2: rdata_d = {27'd0, stack_log2_q};
-      R_DISP_WARP: rdata_d[WARP_BITS-1:0] = disp_warp_q;
-      R_DISP_PC: rdata_d = disp_pc_q;
-      R_DISP_BASE: rdata_d = disp_base_q;
-      R_DISP_MASK: rdata_d[LANES-1:0] = disp_mask_q;
-      R_DISP_GO: rdata_d = {31'd0, disp_pending_q};
+      R_SEQ_PC: rdata_d = seq_pc_q;
+      R_SEQ_FIRST: rdata_d = seq_first_q;
+      R_SEQ_STATUS: rdata_d = {27'd0, fault_valid_i, seq_status_i};
+      R_SEQ_NEXT: rdata_d = seq_next_i;
       R_WARP_BUSY: rdata_d[WARPS-1:0] = warp_busy_i;
+      R_SEQ_DONE: rdata_d = seq_threads_done_i;
+      R_SEQ_HELD: rdata_d[WARPS-1:0] = seq_held_i;
       R_FAULT_VALID: rdata_d = {31'd0, fault_valid_i};
       R_FAULT_CAUSE: rdata_d = {28'd0, fault_cause_i};
       R_FAULT_PC: rdata_d = fault_pc_i;
@@ -292,11 +293,11 @@ module simty_mmio #(
   assign launch_args_o = args_q;
   assign launch_stack_top_o = stack_top_q;
   assign launch_stack_log2_o = stack_log2_q;
-  assign dispatch_valid_o = disp_pending_q;
-  assign dispatch_warp_o = disp_warp_q;
-  assign dispatch_pc_o = disp_pc_q;
-  assign dispatch_base_tid_o = disp_base_q;
-  assign dispatch_mask_o = disp_mask_q;
+  wire seq_ctrl_wr = wr_reg & (reg_index == R_SEQ_CTRL);
+  assign seq_start_o = seq_ctrl_wr & wdata_i[0];
+  assign seq_stop_o = seq_ctrl_wr & wdata_i[1];
+  assign seq_pc_o = seq_pc_q;
+  assign seq_first_o = seq_first_q;
   assign ctr_clear_o = ctr_clear_q;
   assign ctr_sel_o = ctr_sel_q;
   assign uart_rx_pop_o = rd_uart_data & uart_rx_valid_i;

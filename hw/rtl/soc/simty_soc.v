@@ -331,6 +331,23 @@ module simty_soc #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign m_rdata = m_rcode_q ? code_rdata : m_data_line[31:0];
 
+  // ---- Block sequencer: the core's dispatch port ----
+  wire        seq_start, seq_stop, seq_running, seq_busy, seq_done, seq_stopped, seq_end;
+  wire [31:0] seq_pc, seq_first, seq_next, seq_threads_done;
+  wire [WARPS-1:0] seq_held;
+  simty_block_seq #(.WARPS(WARPS), .LANES(LANES)) u_seq (
+    .clk_i(clk_i), .rst_i(rst_i | core_rst),
+    .start_i(seq_start), .stop_i(seq_stop), .pc_i(seq_pc), .first_i(seq_first),
+    .nthreads_i(launch_nthreads), .halt_i(halt), .fault_i(fault_valid),
+    .dispatch_valid_o(dispatch_valid), .dispatch_ready_i(dispatch_ready),
+    .dispatch_warp_o(dispatch_warp), .dispatch_pc_o(dispatch_pc),
+    .dispatch_base_tid_o(dispatch_base_tid), .dispatch_mask_o(dispatch_mask),
+    .warp_busy_i(warp_busy),
+    .running_o(seq_running), .busy_o(seq_busy), .done_o(seq_done), .stopped_o(seq_stopped),
+    .end_o(seq_end), .next_o(seq_next), .done_threads_o(seq_threads_done),
+    .held_o(seq_held)
+  );
+
   // ---- MMIO and host link ----
   wire [31:0] mmio_rdata;
   wire        rx_valid, rx_pop, tx_push, tx_full, tx_idle, rx_overrun, rx_frame_err;
@@ -354,10 +371,11 @@ module simty_soc #(
     .active_o(active),
     .launch_nthreads_o(launch_nthreads), .launch_args_o(launch_args),
     .launch_stack_top_o(launch_stack_top), .launch_stack_log2_o(launch_stack_log2),
-    .dispatch_valid_o(dispatch_valid), .dispatch_ready_i(dispatch_ready),
-    .dispatch_warp_o(dispatch_warp), .dispatch_pc_o(dispatch_pc),
-    .dispatch_base_tid_o(dispatch_base_tid), .dispatch_mask_o(dispatch_mask),
     .warp_busy_i(warp_busy),
+    .seq_start_o(seq_start), .seq_stop_o(seq_stop), .seq_pc_o(seq_pc),
+    .seq_first_o(seq_first),
+    .seq_status_i({seq_stopped, seq_done, seq_busy, seq_running}), .seq_end_i(seq_end),
+    .seq_next_i(seq_next), .seq_threads_done_i(seq_threads_done), .seq_held_i(seq_held),
     .fault_valid_i(fault_valid), .fault_cause_i(fault_cause),
     .fault_pc_i(fault_pc), .fault_hart_i(fault_hart), .fault_tid_i(fault_tid),
     .fault_addr_i(fault_addr), .retire_valid_i(retire_valid),

@@ -139,7 +139,7 @@ TEST_SUITES += link-engine
 
 # ---- lint: every SoC module alone, verilator -Wall, no waiver file ----
 SOC_LINT_TOPS := simty_ctrl_cpu simty_fifo simty_uart_rx simty_uart_tx simty_uart \
-  simty_mmio simty_ram_be simty_link_engine
+  simty_mmio simty_block_seq simty_ram_be simty_link_engine
 
 .PHONY: soc-lint
 soc-lint: $(ARCH_VH)
@@ -149,6 +149,11 @@ soc-lint: $(ARCH_VH)
 	done
 	$(VERILATOR) --lint-only -Wall -I$(SOC_RTL_DIR) -GPHY=0 --top-module simty_uart \
 	  $(SOC_RTL_DIR)/simty_uart.v
+	@for params in "-GWARPS=1 -GLANES=1" "-GWARPS=8 -GLANES=8" "-GWARPS=32 -GLANES=32" \
+	    "-GWARPS=3 -GLANES=2"; do \
+	  $(VERILATOR) --lint-only -Wall --top-module simty_block_seq $$params \
+	    $(SOC_RTL_DIR)/simty_block_seq.v || exit 1; \
+	done
 	@# The whole SoC with the core, in several shapes; soc_lint.vlt leaves
 	@# the core's own files to the core's lint suite.
 	@for params in "" "-GPHY=0" "-GWARPS=1 -GLANES=1" "-GWARPS=8 -GLANES=8" \
@@ -163,9 +168,25 @@ soc-lint: $(ARCH_VH)
 	done
 	@echo "soc lint: clean"
 
+# ---- block sequencer bench: the sequencer against a stand-in core, in
+# several shapes (WARPS x LANES) ----
+SOC_SEQ_SHAPES := 4x4 1x1 8x8 3x2 2x32
+SOC_SEQ_TBS := $(foreach s,$(SOC_SEQ_SHAPES),$(SOC_OUT)/seq_$(s)/Vsimty_block_seq_tb)
+
+$(SOC_OUT)/seq_%/Vsimty_block_seq_tb: $(SOC_SIM_DIR)/simty_block_seq_tb.v $(SOC_RTL_DIR)/simty_block_seq.v
+	@mkdir -p $(@D)
+	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(@D)/obj \
+	  -MAKEFLAGS "-s" --top-module simty_block_seq_tb \
+	  -GWARPS=$(call sim_board_w,$*) -GLANES=$(call sim_board_l,$*) \
+	  -o $(abspath $@) $^ >/dev/null
+
+.PHONY: soc-seq-test
+soc-seq-test: $(SOC_SEQ_TBS)
+	@for tb in $(SOC_SEQ_TBS); do $$tb || exit 1; done
+
 TEST_SUITES += soc
 .PHONY: test-soc
-test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test
+test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test soc-seq-test
 
 # ---- the simulated board: build/bin/simty-sim ----
 # One Verilated SoC per WARPSxLANES configuration and waveform kind:
@@ -184,7 +205,7 @@ SIM_BOARD_BAUD ?= 3000000
 SIM_BOARD_FW_SIZE ?= $(shell printf '%d' $(or $(FW_RAM_SIZE),32768))
 SIM_BOARD_JOBS ?= 2
 SOC_RTL_SRCS := $(addprefix $(SOC_RTL_DIR)/,simty_soc.v simty_ctrl_cpu.v simty_mmio.v \
-  simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v \
+  simty_block_seq.v simty_ram_be.v simty_fifo.v simty_uart.v simty_uart_rx.v simty_uart_tx.v \
   simty_link_engine.v)
 SIM_BOARD_CORE_SRCS = $(if $(RTL_CORE_SRCS),$(RTL_CORE_SRCS),$(filter-out %_tb.v,$(wildcard hw/rtl/core/*.v)))
 SIM_BOARD_C_OBJS := $(SIM_BOARD_OUT)/board_obj/simty_sim_link.o $(SIM_BOARD_OUT)/board_obj/simty_sim_opts.o \

@@ -43,6 +43,7 @@ if [ "$what" = blocks ]; then
   chparams="-chparam CONSOLE_DEPTH 64"
   synth mmio_4x4 simty_mmio $rtl/simty_mmio.v $rtl/simty_fifo.v
   chparams=""
+  synth block_seq_4x4 simty_block_seq $rtl/simty_block_seq.v
   synth link_engine simty_link_engine $rtl/simty_link_engine.v $rtl/simty_ram_be.v
   exit 0
 fi
@@ -54,12 +55,12 @@ for c in $configs; do
   chparams="-chparam WARPS $w -chparam LANES $l -chparam FW_SIZE $fw \
     -chparam CODE_SIZE $code -chparam DATA_SIZE $data -chparam BAUD 1000000 \
     -chparam LINK_FIFO_DEPTH 256 -chparam CONSOLE_DEPTH 64"
-  [ "$what" = ecp5 ] || synth "soc_$c" simty_soc $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v \
+  [ "$what" = ecp5 ] || synth "soc_$c" simty_soc $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v $rtl/simty_block_seq.v \
     $rtl/simty_ram_be.v $rtl/simty_fifo.v $rtl/simty_uart.v $rtl/simty_uart_rx.v \
     $rtl/simty_uart_tx.v $rtl/simty_link_engine.v $core_srcs
   if [ "$what" = ecp5 ]; then
     yosys -q -l "$out/soc_${c}_ecp5.log" -p "read_verilog -Ihw/rtl/soc -Ihw/rtl/core \
-      -I${BUILD_GEN:-build/gen} $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v \
+      -I${BUILD_GEN:-build/gen} $rtl/simty_soc.v $rtl/simty_ctrl_cpu.v $rtl/simty_mmio.v $rtl/simty_block_seq.v \
       $rtl/simty_ram_be.v $rtl/simty_fifo.v $rtl/simty_uart.v $rtl/simty_uart_rx.v \
       $rtl/simty_uart_tx.v $rtl/simty_link_engine.v $core_srcs; hierarchy -top simty_soc $chparams; \
       synth_ecp5 -top simty_soc; tee -o $out/soc_${c}_ecp5.stat stat" >/dev/null

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mmio_tb.v - self-checking bench of the controller register block
-// against docs/soc.md: INFO values, read/write registers, the dispatch
-// handshake, core reset pulse and busy, the launch-window counters
+// against docs/soc.md: INFO values, read/write registers, the block
+// sequencer's registers (START and STOP pulses, START and the end pulse
+// opening and closing ACTIVE, status and counts read back), core reset
+// pulse and busy, the launch-window counters
 // (cycles, sched_idle_cycles) gated by ACTIVE, counter and timer high-word
 // latching, the wait of a CTR_LO read until the core's counter port is
 // valid, the console FIFO, and the UART status bits and their clears.
@@ -23,13 +25,16 @@ module simty_mmio_tb;
   wire [31:0] rdata;
   wire        bus_wait;
 
-  wire        core_rst, halt, active, disp_valid, ctr_clear, console_ready;
-  wire [31:0] nthreads, args, stack_top, disp_pc, disp_base;
+  wire        core_rst, halt, active, ctr_clear, console_ready;
+  wire [31:0] nthreads, args, stack_top, seq_pc, seq_first;
   wire [4:0]  stack_log2;
-  wire [2:0]  disp_warp;
-  wire [3:0]  disp_mask;
+  wire        seq_start, seq_stop;
+  reg  [3:0]  seq_status = 0;
+  reg         seq_end = 0;
+  reg  [31:0] seq_next = 0, seq_done = 0;
+  reg  [7:0]  seq_held = 0;
   wire [3:0]  ctr_sel;
-  reg         core_idle = 1, disp_ready = 0, fault_valid = 0, retire = 0;
+  reg         core_idle = 1, fault_valid = 0, retire = 0;
   reg  [7:0]  warp_busy = 0;
   reg  [63:0] ctr_value = 0;
   reg         ctr_valid = 1;
@@ -53,9 +58,10 @@ module simty_mmio_tb;
     .core_rst_o(core_rst), .core_idle_i(core_idle), .halt_o(halt), .active_o(active),
     .launch_nthreads_o(nthreads), .launch_args_o(args), .launch_stack_top_o(stack_top),
     .launch_stack_log2_o(stack_log2),
-    .dispatch_valid_o(disp_valid), .dispatch_ready_i(disp_ready),
-    .dispatch_warp_o(disp_warp), .dispatch_pc_o(disp_pc), .dispatch_base_tid_o(disp_base),
-    .dispatch_mask_o(disp_mask), .warp_busy_i(warp_busy),
+    .warp_busy_i(warp_busy),
+    .seq_start_o(seq_start), .seq_stop_o(seq_stop), .seq_pc_o(seq_pc),
+    .seq_first_o(seq_first), .seq_status_i(seq_status), .seq_end_i(seq_end),
+    .seq_next_i(seq_next), .seq_threads_done_i(seq_done), .seq_held_i(seq_held),
     .fault_valid_i(fault_valid), .fault_cause_i(4'd7), .fault_pc_i(32'h10040),
     .fault_hart_i(32'd13), .fault_tid_i(32'd77), .fault_addr_i(32'h3000_0010),
     .retire_valid_i(retire),
@@ -167,20 +173,42 @@ module simty_mmio_tb;
     check(nthreads == 1000 && args == 32'h1000_0040 && stack_top == 32'h1010_0000 &&
           stack_log2 == 5'd10, "launch inputs drive the core");
 
-    // ---- dispatch handshake ----
-    wr(16'h040, 32'd5); wr(16'h044, 32'h10000); wr(16'h048, 32'd96); wr(16'h04C, 32'hF3);
-    expect_rd(16'h04C, 32'h3, "DISPATCH_MASK keeps LANES bits");
-    expect_rd(16'h050, 32'd0, "GO reads 0 before a dispatch");
-    check(!disp_valid, "no valid before GO");
-    wr(16'h050, 32'd0);            // any value raises valid
-    check(disp_valid && disp_warp == 3'd5 && disp_pc == 32'h10000 && disp_base == 32'd96
-          && disp_mask == 4'h3, "GO raises valid with the fields");
-    expect_rd(16'h050, 32'd1, "GO reads 1 while the core has not taken it");
-    @(negedge clk) disp_ready = 1;
-    @(negedge clk) disp_ready = 0;
+    // ---- block sequencer registers ----
+    wr(16'h044, 32'h10040); wr(16'h048, 32'd96);
+    expect_rd(16'h044, 32'h10040, "SEQ_PC");
+    expect_rd(16'h048, 32'd96, "SEQ_FIRST");
+    check(seq_pc == 32'h10040 && seq_first == 32'd96, "SEQ_PC and SEQ_FIRST drive the sequencer");
+    check(!active, "ACTIVE is 0 before START");
+    expect_rd(16'h040, 32'd0, "SEQ_CTRL reads 0");
+    // START: a one-cycle pulse, and ACTIVE rises.
+    @(negedge clk);
+    req = 1; addr = 14'h040 >> 2; wstrb = 4'hF; wdata = 32'd1;
+    #1 check(seq_start && !seq_stop, "START pulses seq_start in its bus cycle");
+    @(negedge clk);
+    req = 0; wstrb = 0;
+    #1 check(!seq_start && active, "START is one cycle and opens ACTIVE");
+    // STOP: a one-cycle pulse; ACTIVE is the firmware's then.
+    @(negedge clk);
+    req = 1; addr = 14'h040 >> 2; wstrb = 4'hF; wdata = 32'd2;
+    #1 check(seq_stop && !seq_start, "STOP pulses seq_stop in its bus cycle");
+    @(negedge clk);
+    req = 0; wstrb = 0;
+    #1 check(!seq_stop && active, "STOP is one cycle and leaves ACTIVE");
+    // The sequencer's end pulse closes ACTIVE.
+    @(negedge clk) seq_end = 1;
+    @(negedge clk) seq_end = 0;
+    check(!active, "the sequencer's end pulse closes ACTIVE");
+    seq_status = 4'b0101; seq_next = 32'h8000_0000; seq_done = 32'h7FFF_FFE0; seq_held = 8'hA5;
+    expect_rd(16'h04C, 32'h05, "SEQ_STATUS");
+    expect_rd(16'h050, 32'h8000_0000, "SEQ_NEXT");
+    expect_rd(16'h058, 32'h7FFF_FFE0, "SEQ_DONE");
+    expect_rd(16'h05C, 32'hA5, "SEQ_HELD");
+    wr(16'h04C, 32'hFFFF); wr(16'h050, 32'd1);
+    expect_rd(16'h04C, 32'h05, "SEQ_STATUS ignores writes");
+    expect_rd(16'h050, 32'h8000_0000, "SEQ_NEXT ignores writes");
+    seq_status = 4'b1010;
+    expect_rd(16'h04C, 32'h0A, "SEQ_STATUS follows the sequencer");
     warp_busy = 8'h20;
-    check(!disp_valid, "valid falls when the core takes the block");
-    expect_rd(16'h050, 32'd0, "GO reads 0 after the handshake");
     expect_rd(16'h054, 32'h20, "WARP_BUSY");
 
     // ---- halt, active, fault record ----
@@ -194,11 +222,9 @@ module simty_mmio_tb;
     expect_rd(16'h06C, 32'd13, "FAULT_HART");
     expect_rd(16'h070, 32'd77, "FAULT_TID");
     expect_rd(16'h074, 32'h3000_0010, "FAULT_ADDR");
+    expect_rd(16'h04C, 32'h1A, "SEQ_STATUS bit 4 = FAULT_VALID");
 
     // ---- core reset: a pulse of RESET_CYCLES, busy while it or the core runs ----
-    wr(16'h050, 32'd1);                       // a pending dispatch the reset drops
-    @(negedge clk);
-    check(!core_rst && disp_valid, "a dispatch is pending before the reset");
     wr(16'h020, 32'd1);
     reset_cycles = 0;
     while (core_rst && reset_cycles < 100) begin
@@ -206,7 +232,6 @@ module simty_mmio_tb;
       reset_cycles = reset_cycles + 1;
     end
     check(reset_cycles >= 4 && reset_cycles <= 6, "core reset lasts RESET_CYCLES");
-    check(!disp_valid, "core reset drops a pending dispatch");
     check(halt, "core reset leaves HALT alone");
     core_idle = 0;
     expect_rd(16'h020, 32'd1, "CORE_RESET busy while the core is not idle");
