@@ -226,6 +226,7 @@ void simty_close(simty_device *dev)
   dev->backend->close(dev);
   simty__stream_free(dev);
   simty__release_args(dev);
+  free(dev->args_blocks);
   for (size_t i = 0; i < dev->nkernels; i++)
     dev->kernels[i]->dev = NULL;
   free(dev->kernels);

@@ -323,11 +323,6 @@ void simty__release_args(simty_device *dev)
   for (size_t i = 0; i < dev->nargs; i++)
     simty__alloc_put(&dev->heap, dev->args_blocks[i]);
   dev->nargs = 0;
-  if (!dev->backend) {
-    free(dev->args_blocks);
-    dev->args_blocks = NULL;
-    dev->args_cap = 0;
-  }
 }
 
 /* A device copy of an argument block, kept until its sequence ends. */

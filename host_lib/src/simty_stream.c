@@ -79,6 +79,8 @@ static int push_op(simty_device *dev, uint32_t op, uint32_t addr, void *dst,
 /* Drops the first n outstanding operations (completed or failed). */
 static void pop_ops(struct simty__stream *s, size_t n)
 {
+  if (n == 0)
+    return; /* ops may still be NULL */
   memmove(s->ops, s->ops + n, (s->nops - n) * sizeof(*s->ops));
   s->nops -= n;
 }

@@ -868,6 +868,7 @@ static void test_model_policies(void **state)
     assert_int_equal(simty_get_counters(dev, &c), 0);
     thread_insts[i] = c.thread_insts;
     assert_int_equal(thread_insts[i], thread_insts[0]);
+    simty_kernel_free(k);
     simty_close(dev);
   }
   FILE *f = fopen(path, "r");

@@ -53,11 +53,13 @@ rc=0; "$prefix/bin/simty-model" --threads 4 vecadd.elf 2>err.txt || rc=$?
   fail "installed simty-model refuses a non-ELF with its name"
 "$prefix/bin/simty" --version | grep -q "^simty " || fail "installed simty --version"
 
-# The simulated boards: found next to the installed simty, with nothing in
+# The simulated boards (speaking this release's protocol): found next to the installed simty, with nothing in
 # the environment pointing at it, in every configuration the docs use; a
 # configuration not installed says how to install it.
+proto=$(sed -n 's/^#define SIMTY_PROTO_VERSION \([0-9]*\)u*.*/\1/p' \
+  "$src/driver/link/simty_proto.h")
 env -u SIMTY_SIM "$prefix/bin/simty" --device sim info 2>/dev/null |
-  grep -q "protocol:    version 2" || fail "installed simty cannot start the installed simty-sim"
+  grep -q "protocol:    version $proto" || fail "installed simty cannot start the installed simty-sim"
 env -u SIMTY_SIM "$prefix/bin/simty" --device 'sim?warps=8&lanes=8' info 2>err.txt |
   grep -q "8 warps x 8 lanes" || fail "installed sim?warps=8&lanes=8: $(cat err.txt)"
 [ ! -s err.txt ] || fail "the installed simulated board is not quiet: $(cat err.txt)"
