@@ -227,6 +227,10 @@ void fw_poll(struct fw *fw);
 /* ---- Dispatcher (fw_dispatch.c) ---- */
 uint64_t fw_timer(void);
 void fw_dispatch_init(struct fw *fw);
+/* LAUNCH's range checks (docs/protocol.md): SIMTY_ST_OK, or the status
+ * with its detail (the field's offset, or the lowest stack address). */
+int fw_launch_check(const struct fw *fw, uint32_t entry, uint32_t nthreads,
+                    uint32_t data_end, uint32_t stack_log2, uint32_t *detail);
 /* Checks and starts a launch; returns SIMTY_ST_OK or an error code, with
  * *detail set as docs/protocol.md says. */
 int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,

@@ -84,16 +84,12 @@ static int reset_core(void)
   return SIMTY_ST_INTERNAL;
 }
 
-int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
-                    uint32_t args, uint32_t data_end, uint64_t timeout,
-                    uint32_t stack_log2, uint32_t *detail)
+int fw_launch_check(const struct fw *fw, uint32_t entry, uint32_t nthreads,
+                    uint32_t data_end, uint32_t stack_log2, uint32_t *detail)
 {
   const struct fw_core *c = &fw->core;
-  struct fw_launch *l = &fw->launch;
 
   *detail = 0;
-  if (l->state == SIMTY_STATE_RUNNING)
-    return SIMTY_ST_BUSY;
   if ((entry & 3u) != 0 || entry < SIMTY_CODE_BASE ||
       entry - SIMTY_CODE_BASE >= c->code_size) {
     *detail = SIMTY_LAUNCH_ENTRY;
@@ -119,6 +115,23 @@ int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
     *detail = (uint32_t)((uint64_t)stack_top - stacks); /* lowest stack */
     return SIMTY_ST_STACK_OVERLAP;
   }
+  return SIMTY_ST_OK;
+}
+
+int fw_launch_start(struct fw *fw, uint32_t entry, uint32_t nthreads,
+                    uint32_t args, uint32_t data_end, uint64_t timeout,
+                    uint32_t stack_log2, uint32_t *detail)
+{
+  const struct fw_core *c = &fw->core;
+  struct fw_launch *l = &fw->launch;
+
+  *detail = 0;
+  if (l->state == SIMTY_STATE_RUNNING)
+    return SIMTY_ST_BUSY;
+  int st = fw_launch_check(fw, entry, nthreads, data_end, stack_log2, detail);
+  if (st != SIMTY_ST_OK)
+    return st;
+  uint32_t stack_top = SIMTY_DATA_BASE + c->data_size;
 
   /* Start clean whatever the last launch left: a fault, an abort or a
    * time-out leaves the core halted with warps busy. */

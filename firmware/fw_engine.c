@@ -328,36 +328,12 @@ static int check_launch(const struct fw *fw, uint32_t entry, uint32_t nthreads,
                         uint32_t data_end, uint32_t stack_log2, uint32_t flags,
                         uint32_t *detail)
 {
-  const struct fw_core *c = &fw->core;
-  *detail = 0;
-  if ((entry & 3u) != 0 || entry < SIMTY_CODE_BASE ||
-      entry - SIMTY_CODE_BASE >= c->code_size) {
-    *detail = SIMTY_LAUNCH_ENTRY;
-    return SIMTY_ST_BAD_ARGUMENT;
-  }
-  if (nthreads == 0 || nthreads > SIMTY_MAX_THREADS) {
-    *detail = SIMTY_LAUNCH_NTHREADS;
-    return SIMTY_ST_BAD_ARGUMENT;
-  }
-  if (data_end < SIMTY_DATA_BASE || data_end - SIMTY_DATA_BASE > c->data_size) {
-    *detail = SIMTY_LAUNCH_DATA_END;
-    return SIMTY_ST_BAD_ARGUMENT;
-  }
-  if (stack_log2 < SIMTY_STACK_LOG2_MIN || stack_log2 > SIMTY_STACK_LOG2_MAX) {
-    *detail = SIMTY_LAUNCH_STACK_LOG2;
-    return SIMTY_ST_BAD_ARGUMENT;
-  }
-  if (flags & ~SIMTY_LAUNCH_F_MASK) {
+  int st = fw_launch_check(fw, entry, nthreads, data_end, stack_log2, detail);
+  if (st == SIMTY_ST_OK && (flags & ~SIMTY_LAUNCH_F_MASK) != 0) {
     *detail = SIMTY_LAUNCH_FLAGS;
-    return SIMTY_ST_BAD_ARGUMENT;
+    st = SIMTY_ST_BAD_ARGUMENT;
   }
-  uint32_t stack_top = SIMTY_DATA_BASE + c->data_size;
-  uint64_t stacks = (uint64_t)(c->warps * c->lanes) << stack_log2;
-  if (stacks > (uint64_t)(stack_top - data_end)) {
-    *detail = (uint32_t)((uint64_t)stack_top - stacks);
-    return SIMTY_ST_STACK_OVERLAP;
-  }
-  return SIMTY_ST_OK;
+  return st;
 }
 
 /* ---- Responses ---- */

@@ -156,6 +156,19 @@ void example_download(struct example *ex, uint32_t addr, void *dst,
     example_die(ex, e, "cannot read device memory");
 }
 
+/* Counters add up over launches, except a peak which is a maximum. */
+static void add_counters(struct example *ex, const struct simty_counters *c)
+{
+#define SUM_(name, index, text)                                                \
+  ex->total.name = index == SIMTY_CTR_cct_peak                                 \
+                       ? (c->name > ex->total.name ? c->name : ex->total.name) \
+                       : ex->total.name + c->name;
+  SIMTY_COUNTER_MAP(SUM_)
+#undef SUM_
+  ex->total.lanes = c->lanes;
+}
+
+
 void example_run(struct example *ex, const void *args, size_t args_size,
                  uint32_t nthreads)
 {
@@ -176,14 +189,7 @@ void example_run(struct example *ex, const void *args, size_t args_size,
   e = simty_get_counters(ex->dev, &c);
   if (e)
     example_die(ex, e, "cannot read the counters");
-  /* Counters add up over launches, except a peak which is a maximum. */
-#define SUM_(name, index, text)                                              \
-  ex->total.name = index == SIMTY_CTR_cct_peak                               \
-                       ? (c.name > ex->total.name ? c.name : ex->total.name) \
-                       : ex->total.name + c.name;
-  SIMTY_COUNTER_MAP(SUM_)
-#undef SUM_
-  ex->total.lanes = c.lanes;
+  add_counters(ex, &c);
   ex->launches++;
 }
 
@@ -226,13 +232,7 @@ void example_sync(struct example *ex)
   e = simty_get_counters(ex->dev, &c);
   if (e)
     example_die(ex, e, "cannot read the counters");
-#define SUM_(name, index, text)                                              \
-  ex->total.name = index == SIMTY_CTR_cct_peak                               \
-                       ? (c.name > ex->total.name ? c.name : ex->total.name) \
-                       : ex->total.name + c.name;
-  SIMTY_COUNTER_MAP(SUM_)
-#undef SUM_
-  ex->total.lanes = c.lanes;
+  add_counters(ex, &c);
   ex->launches += ex->submitted;
   ex->submitted = 0;
 }
