@@ -60,9 +60,12 @@ def run_one(a, item):
             cmd.append("--reuse")
         cmd += ["hw/rtl/boards/common/simty_board_core_shell.v"] + a.core_srcs
     else:
-        out = os.path.join(a.build, "boards", f"{f['board']}_{w}x{l}")
-        cmd = [a.make, "--no-print-directory", "bitstream", f"BOARD={f['board']}",
-               f"WARPS={w}", f"LANES={l}", f"BUILD={a.build}"]
+        mk = [f"BOARD={f['board']}", f"WARPS={w}", f"LANES={l}", f"BUILD={a.build}"]
+        out = subprocess.run([a.make, "-s", "--no-print-directory", "board-dir"] + mk,
+                             check=True, capture_output=True, text=True).stdout.strip()
+        # The table reports Fmax: a configuration that misses the clock is
+        # still placed and routed to the end.
+        cmd = [a.make, "--no-print-directory", "bitstream", "BOARD_ALLOW_TIMING_FAIL=1"] + mk
         if a.force:
             cmd.append("BOARD_FORCE=1")
     start = time.time()
