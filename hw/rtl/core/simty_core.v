@@ -855,7 +855,7 @@ module simty_core #(
     .wb_data_o  (wb_data)
   );
 
-  wire uniform, affine;
+  wire uniform, affine, vclass_busy;
   simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
@@ -864,7 +864,8 @@ module simty_core #(
     .mask_i    (wb_mask),
     .data_i    (wb_data),
     .uniform_o (uniform),
-    .affine_o  (affine)
+    .affine_o  (affine),
+    .busy_o    (vclass_busy)
   );
 
   // ------------------------------------------------------------------
@@ -896,7 +897,7 @@ module simty_core #(
   assign warp_busy_o = busy_q;
 
   assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
-                  !ga_any && !wb_any && !sorter_busy;
+                  !ga_any && !wb_any && !sorter_busy && !vclass_busy;
 
   // ------------------------------------------------------------------
   // Counters
