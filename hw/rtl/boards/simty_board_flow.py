@@ -238,7 +238,7 @@ def inputs_digest(a):
     h = hashlib.sha1()
     h.update(json.dumps([a.family, a.device, a.top, a.params, a.inc, a.synth_opts, a.freq,
                          a.seed, a.constraints, a.synth_only, a.require_timing,
-                         a.allow_timing_fail, a.files]).encode())
+                         a.files]).encode())
     files = list(a.files) + ([a.constraints] if a.constraints else [])
     files += [v for n, v in a.params if n == "FW_IMAGE"]
     for inc in a.inc:
@@ -387,6 +387,53 @@ def pack(a, ecp5_env):
     return rc, secs, result
 
 
+def reuse(a, old, label, summ_path, ecp5_env):
+    """A summary from the same inputs: its status, or None to redo the
+    run. Whether a missed clock may still give a bitstream is not an
+    input: the placed and routed design is packed, or its bitstream
+    removed, without placing it again."""
+    bit = os.path.join(a.out, a.top + (".bin" if a.family == "ice40" else ".bit"))
+    routed = os.path.join(a.out, a.top + (".asc" if a.family == "ice40" else ".config"))
+    missed = old.get("timing_met") is False
+    # (this run has logged its clock line already)
+    kept = [ln for ln in old.get("lines", []) if ": clock " not in ln and
+            "inputs unchanged" not in ln]
+    lines = [ln for ln in kept if "TIMING" not in ln and "bitstream" not in ln]
+    if not missed:
+        if a.pack and not old.get("bitstream") and old["status"] == 0:
+            return None
+        log(f"{label}: inputs unchanged since {old.get('date')}: kept {summ_path}")
+        for line in kept:
+            log(line)
+        return old["status"]
+    if not os.path.exists(routed):
+        return None
+    log(f"{label}: inputs unchanged since {old.get('date')}: kept {summ_path}")
+    for line in lines:
+        log(line)
+    clocks = {k: (v["fmax_mhz"], v["target_mhz"])
+              for k, v in (old.get("pnr") or {}).get("clocks", {}).items()}
+    ok, line = timing_verdict(clocks, a.allow_timing_fail)
+    log(f"{label}: {line}")
+    old["bitstream"] = None
+    if os.path.exists(bit):
+        os.remove(bit)
+    status = 0 if ok else 2
+    if ok and a.pack:
+        rc, _, result = pack(a, ecp5_env)
+        if rc != 0:
+            log(f"{label}: packing failed, see {a.out}/pack.log")
+            status = 1
+        else:
+            old["bitstream"] = result
+            log(f"{label}: bitstream {result} ({os.path.getsize(result)} bytes)")
+    old["status"] = status
+    old["lines"] = LINES
+    with open(summ_path, "w") as f:
+        json.dump(old, f, indent=1)
+    return status
+
+
 def clock_params(osc, want, params):
     """The clock parameters of an ECP5 top fed by an osc MHz oscillator
     for a want MHz clock: (params, achieved MHz, a line saying so).
@@ -471,12 +518,10 @@ def main():
             old = json.load(open(summ_path))
         except ValueError:
             old = {}
-        if old.get("digest") == digest and old.get("status") is not None and \
-                (not a.pack or old.get("bitstream") or old["status"] != 0):
-            log(f"{label}: inputs unchanged since {old.get('date')}: kept {summ_path}")
-            for line in old.get("lines", []):
-                log(line)
-            return old["status"]
+        if old.get("digest") == digest and old.get("status") is not None:
+            rerun = reuse(a, old, label, summ_path, ecp5_env)
+            if rerun is not None:
+                return rerun
     summary = {"label": label, "family": a.family, "device": " ".join(a.device),
                "top": a.top, "params": dict(a.params), "freq_mhz": a.freq,
                "date": time.strftime("%Y-%m-%d"), "synth": None, "pnr": None,
@@ -509,6 +554,7 @@ def main():
         over = [f"{k} {v['used']}/{v['avail']}" for k, v in util.items()
                 if v["used"] > v["avail"]]
         timing_ok = True
+        summary["timing_met"] = None
         if fits:
             ftxt = f"Fmax {fmax:.2f} MHz (target {a.freq:g})" if fmax else "no Fmax"
             log(f"{label}: place and route {secs:.0f} s: fits; " +
@@ -518,6 +564,7 @@ def main():
                 log(f"{label}: critical path {crit['ns']:.2f} ns "
                     f"({crit['routing_pct']}% routing): {crit['from']} -> {crit['to']}")
             if a.require_timing:
+                summary["timing_met"] = timing_verdict(clocks, False)[0]
                 timing_ok, line = timing_verdict(clocks, a.allow_timing_fail)
                 log(f"{label}: {line}")
                 if not timing_ok:

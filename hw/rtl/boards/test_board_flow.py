@@ -124,6 +124,40 @@ class Timing(unittest.TestCase):
         self.assertFalse(ok)
 
 
+class Reuse(unittest.TestCase):
+    """A run whose inputs are unchanged is not placed again; whether a
+    missed clock still gives a bitstream is decided again."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        d = self.dir.name
+        self.a = type("A", (), {"out": d, "top": "top", "family": "ecp5", "pack": False,
+                                "allow_timing_fail": False})()
+        with open(os.path.join(d, "top.config"), "w") as f:
+            f.write("routed\n")
+        with open(os.path.join(d, "top.bit"), "w") as f:
+            f.write("stale\n")
+        self.summ = os.path.join(d, "summary.json")
+        self.old = {"status": 2, "timing_met": False, "date": "today",
+                    "lines": ["x: synthesis", "x: TIMING FAILED: ..."],
+                    "pnr": {"clocks": {"clk": {"fmax_mhz": 30.0, "target_mhz": 50.0}}}}
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_missed_clock(self):
+        self.assertEqual(flow.reuse(self.a, dict(self.old), "x", self.summ, None), 2)
+        self.assertFalse(os.path.exists(os.path.join(self.dir.name, "top.bit")))
+        self.a.allow_timing_fail = True
+        self.assertEqual(flow.reuse(self.a, dict(self.old), "x", self.summ, None), 0)
+
+    def test_met_or_no_bitstream(self):
+        old = dict(self.old, status=0, timing_met=True, bitstream=None)
+        self.assertEqual(flow.reuse(self.a, old, "x", self.summ, None), 0)
+        self.a.pack = True    # no bitstream yet: redo the run
+        self.assertIsNone(flow.reuse(self.a, old, "x", self.summ, None))
+
+
 class Parsing(unittest.TestCase):
     def test_stat_json(self):
         stat = {"modules": {"\\top": {"num_cells_by_type": {"LUT4": 3}}},
