@@ -266,7 +266,6 @@ module simty_soc #(
   /* verilator lint_on UNUSEDSIGNAL */
   wire [3:0]  m_we;
   wire m_code_re = m_re & m_rcode;
-  wire m_data_re = m_re & ~m_rcode;
   wire [3:0] m_code_we = m_wcode ? m_we : 4'd0;
   wire [3:0] m_data_we = m_wcode ? 4'd0 : m_we;
   simty_ram_be #(.WORDS(CODE_WORDS)) u_code_ram (
@@ -288,7 +287,10 @@ module simty_soc #(
   // others' grants never wait for the core's late dmem_en (mask ->
   // leader -> line compares); the byte enables, zero unless dmem_en
   // and a store, are the only late input. A read nobody asked for is
-  // harmless: only the requester looks at the data, the next cycle.
+  // harmless: only the requester looks at the data, the next cycle. So
+  // are the reads of a running copy's cycles: its read enable is
+  // copy_busy (registers), not the copy's issue, which waits for the
+  // core's fetch pick (code_free_i).
   wire cpu_data = grant & hit_data;
   wire [DATA_RW-1:0] core_row = dmem_addr[2 + LANE_BITS +: DATA_RW];
   // A copy reads and writes different rows in one cycle.
@@ -317,7 +319,7 @@ module simty_soc #(
       wire [3:0] m_bank_we = (m_wbank == b) ? m_data_we : 4'd0;
       simty_ram_be #(.WORDS(DATA_ROWS)) u_bank (
         .clk_i(clk_i),
-        .re_i(dmem_busy | (cpu_data & cpu_read) | m_data_re),
+        .re_i(dmem_busy | (cpu_data & cpu_read) | copy_busy),
         .raddr_i(data_rrow),
         .rdata_o(dmem_rdata[32 * b +: 32]),
         .we_i(dmem_busy ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : m_bank_we)),
