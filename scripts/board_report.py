@@ -10,7 +10,7 @@ hw/rtl/boards/simty_board_flow.py:
   soc   the whole SoC as the board bitstream builds it: `make bitstream
         BOARD=hx8k` (ice40) or `BOARD=ulx3s` (ecp5) at WxL, with the
         board's pins, memory sizes and firmware image; results (and the
-        bitstream when it fits) in BUILD/boards/BOARD_WxL/
+        bitstream when it fits) in the folder `make board-dir` names
 Devices: ice40 = iCE40-HX8K CT256 at 12 MHz, ecp5 = LFE5U-85F CABGA381 at
 25 MHz. A run whose inputs have not changed is not redone (--force
 redoes it). The table goes to stdout and OUT/table.md.

@@ -4,7 +4,7 @@
 #   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]
 #        [BOARD_MHZ=F (ULX3S)] [BOARD_ALLOW_TIMING_FAIL=1]
 #        firmware for the board's FW RAM, Yosys, nextpnr, icepack/ecppack:
-#        build/boards/BOARD_WxL_FmhzBAUDbaud/simty_board_BOARD.bin (iCE40)
+#        build/boards/BOARD_WxL_Fmhz_BAUDbaud/simty_board_BOARD.bin (iCE40)
 #        or .bit (ECP5), with synth/pnr logs and summary.json (resources,
 #        fit, Fmax). Fails (exit 2, no bitstream) when Fmax misses the
 #        clock, unless BOARD_ALLOW_TIMING_FAIL=1 (then it says so).

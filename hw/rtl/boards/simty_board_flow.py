@@ -7,7 +7,7 @@ then icepack / ecppack, with a summary of resources, fit and Fmax.
 Used by hw/rtl/boards/boards.mk (`make bitstream`) and by
 scripts/board_report.py (`make board-report`). Outputs in --out:
 
-  synth.ys synth.log synth.json synth.stat   Yosys
+  synth.ys synth.log synth.json synth_stat.json   Yosys
   pnr.log pnr_report.json TOP.asc|TOP.config  nextpnr
   TOP.bin|TOP.bit                            icepack / ecppack (--pack)
   summary.json                               the figures below
