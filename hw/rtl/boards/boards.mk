@@ -2,9 +2,13 @@
 # boards.mk - board tops, bitstreams and the FPGA scaling table.
 #
 #   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]
+#        [BOARD_MHZ=F (ULX3S)] [BOARD_ALLOW_TIMING_FAIL=1]
 #        firmware for the board's FW RAM, Yosys, nextpnr, icepack/ecppack:
-#        build/boards/BOARD_WxL/simty_board_BOARD.bin (iCE40) or .bit (ECP5),
-#        with synth/pnr logs and summary.json (resources, fit, Fmax)
+#        build/boards/BOARD_WxL_Fmhz_BAUDbaud/simty_board_BOARD.bin (iCE40)
+#        or .bit (ECP5), with synth/pnr logs and summary.json (resources,
+#        fit, Fmax). Fails (exit 2, no bitstream) when Fmax misses the
+#        clock, unless BOARD_ALLOW_TIMING_FAIL=1 (then it says so).
+#   make board-dir BOARD=...  prints that output folder
 #   make prog BOARD=...     load it with openFPGALoader (iceprog for iCE40
 #                           with PROG_TOOL=iceprog)
 #   make board-report       the scaling table (scripts/board_report.py):
@@ -69,8 +73,10 @@ icebreaker_CONSTRAINTS := $(BOARDS_DIR)/icebreaker/simty_board_icebreaker.pcf
 # 16 KiB CODE, 128 KiB DATA.
 ulx3s_FAMILY := ecp5
 ulx3s_DEVICE := --85k --package CABGA381
+# BOARD_MHZ: any frequency the EHXPLLL makes from the 25 MHz oscillator
+# (the flow computes its settings and passes CLK_HZ, the frequency achieved).
 ulx3s_MHZ = $(if $(BOARD_MHZ),$(BOARD_MHZ),25)
-ulx3s_PARAMS = --param CLK_MHZ=$(ulx3s_MHZ)
+ulx3s_PARAMS = --pll-in 25
 # The FT231X's highest rate (the UART divides the clock fractionally).
 ulx3s_BAUD := 3000000
 ulx3s_WARPS := 8
@@ -85,9 +91,10 @@ ulx3s_PROG_BOARD := ulx3s
 ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
 
 # Command-line overrides: WARPS, LANES, BAUD, BOARD_FW_SIZE, BOARD_CODE_SIZE,
-# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED; ULX3S only: BOARD_MHZ=20
-# (EHXPLLL clock instead of the 25 MHz oscillator). A run whose inputs (sources,
-# firmware image, options) have not changed is not redone: BOARD_FORCE=1.
+# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED; ULX3S only: BOARD_MHZ=F
+# (an EHXPLLL clock instead of the 25 MHz oscillator). A run whose inputs
+# (sources, firmware image, options) have not changed is not redone:
+# BOARD_FORCE=1. The iCE40 boards run at their 12 MHz oscillator.
 BOARD_W = $(if $(WARPS),$(WARPS),$($(BOARD)_WARPS))
 BOARD_L = $(if $(LANES),$(LANES),$($(BOARD)_LANES))
 BOARD_BAUD = $(if $(BAUD),$(BAUD),$($(BOARD)_BAUD))
@@ -96,7 +103,8 @@ BOARD_CODE_SIZE ?= $($(BOARD)_CODE_SIZE)
 BOARD_DATA_SIZE ?= $($(BOARD)_DATA_SIZE)
 BOARD_FW_DEFINES ?= $($(BOARD)_FW_DEFINES)
 BOARD_SEED ?= 1
-BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)
+# The folder names what changes the result: size, clock, link rate.
+BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)_$($(BOARD)_MHZ)mhz_$(BOARD_BAUD)baud
 BOARD_FW_OUT ?= $(BOARD_CFG_OUT)/fw
 BOARD_FW_HEX = $(BOARD_FW_OUT)/firmware/firmware.hex
 BOARD_EXT = $(if $(filter ecp5,$($(BOARD)_FAMILY)),bit,bin)
@@ -114,7 +122,10 @@ board_top_src = $(BOARDS_DIR)/$(1)/simty_board_$(1).v
 # decimal number (for Yosys and Verilator alike).
 BOARD_BUILD_DIGEST = sha1sum | { read h _; echo $$((0x$$(echo $$h | cut -c1-7))); }
 
-.PHONY: board-check board-firmware bitstream prog board-report test-boards-lint
+.PHONY: board-check board-firmware bitstream board-dir prog board-report test-boards-lint
+
+board-dir: board-check
+	@echo $(BOARD_CFG_OUT)
 
 board-check:
 	@case " $(BOARDS_LIST) " in *" $(BOARD) "*) ;; \
@@ -133,7 +144,8 @@ bitstream: board-firmware $(ARCH_VH)
 	$(BOARD_FLOW) --family $($(BOARD)_FAMILY) --device "$($(BOARD)_DEVICE)" \
 	  --top simty_board_$(BOARD) --out $(BOARD_CFG_OUT) \
 	  --constraints $($(BOARD)_CONSTRAINTS) --freq $($(BOARD)_MHZ) --seed $(BOARD_SEED) \
-	  --build $(BUILD) --pack --label $(BOARD)_$(BOARD_W)x$(BOARD_L) $(if $(BOARD_FORCE),,--reuse) \
+	  --build $(BUILD) --pack --label $(notdir $(BOARD_CFG_OUT)) $(if $(BOARD_FORCE),,--reuse) \
+	  --require-timing $(if $(filter-out 0,$(BOARD_ALLOW_TIMING_FAIL)),--allow-timing-fail) \
 	  --inc hw/rtl/soc --inc hw/rtl/core --inc $(BUILD)/gen \
 	  --param WARPS=$(BOARD_W) --param LANES=$(BOARD_L) \
 	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \
@@ -181,6 +193,9 @@ board-report: $(ARCH_VH)
 # and small memories (Yosys unrolls their zero-fill: full sizes take
 # minutes here and are exercised by `make bitstream`).
 TEST_SUITES += boards-lint
+# The 50 MHz settings of the ULX3S's PLL, as the flow computes them.
+BOARD_LINT_PLL := CLK_HZ=50000000 PLL_CLKI_DIV=1 PLL_CLKFB_DIV=2 PLL_CLKOP_DIV=12 \
+  PLL_CLKOP_CPHASE=11
 test-boards-lint: $(ARCH_VH) | $(BOARDS_OUT)/
 	@set -e; for b in $(BOARDS_LIST); do \
 	  echo "LINT simty_board_$$b"; \
@@ -193,20 +208,32 @@ test-boards-lint: $(ARCH_VH) | $(BOARDS_OUT)/
 	    -chparam CODE_SIZE 2048 -chparam DATA_SIZE 4096" > $(BOARDS_OUT)/lint_$$b.log 2>&1 \
 	    || { cat $(BOARDS_OUT)/lint_$$b.log; exit 1; }; \
 	done
-	@echo "LINT simty_board_ulx3s CLK_MHZ=20 (EHXPLLL from Yosys's ECP5 cell library)"
+	@echo "LINT simty_board_ulx3s at 50 MHz (EHXPLLL from Yosys's ECP5 cell library)"
 	@verilator --lint-only -Wall -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt \
-	  --top-module simty_board_ulx3s -GCLK_MHZ=20 -v $(YOSYS_DATDIR)/ecp5/cells_bb.v \
+	  --top-module simty_board_ulx3s $(BOARD_LINT_PLL:%=-G%) -v $(YOSYS_DATDIR)/ecp5/cells_bb.v \
 	  $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.v $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)
 	@yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -defer -DSYNTHESIS \
 	  -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.v \
-	  $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); chparam -set CLK_MHZ 20 \
+	  $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); chparam $(subst =, ,$(BOARD_LINT_PLL:%=-set %)) \
 	  -set FW_SIZE 4096 -set CODE_SIZE 2048 -set DATA_SIZE 4096 simty_board_ulx3s; \
 	  hierarchy -check -top simty_board_ulx3s" > $(BOARDS_OUT)/lint_ulx3s_pll.log 2>&1 \
 	  || { cat $(BOARDS_OUT)/lint_ulx3s_pll.log; exit 1; }
+	@echo "LINT simty_board_ulx3s refuses a CLK_HZ that its PLL settings do not make"
+	@! yosys -q -p "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -defer -DSYNTHESIS \
+	  -Ihw/rtl/soc -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.v \
+	  $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS); chparam $(subst =, ,$(BOARD_LINT_PLL:%=-set %)) \
+	  -set CLK_HZ 49000000 -set FW_SIZE 4096 -set CODE_SIZE 2048 -set DATA_SIZE 4096 \
+	  simty_board_ulx3s; hierarchy -check -top simty_board_ulx3s" \
+	  > $(BOARDS_OUT)/lint_ulx3s_badclk.log 2>&1 \
+	  || { echo "simty_board_ulx3s took CLK_HZ=49000000 at 50 MHz settings" >&2; exit 1; }
+	@grep -q clk_hz_does_not_match $(BOARDS_OUT)/lint_ulx3s_badclk.log \
+	  || { cat $(BOARDS_OUT)/lint_ulx3s_badclk.log; exit 1; }
 	@echo "LINT simty_board_core_shell"
 	@verilator --lint-only -Wall -Ihw/rtl/core -I$(BUILD)/gen $(BOARDS_DIR)/boards_lint.vlt --top-module simty_board_core_shell \
 	  $(BOARDS_DIR)/common/simty_board_core_shell.v $(BOARD_CORE_SRCS)
 	@python3 -m py_compile $(BOARDS_DIR)/simty_board_flow.py scripts/board_report.py
+	@echo "TEST simty_board_flow.py (PLL settings, timing verdict, paths, output folders)"
+	@MAKE="$(MAKE)" BUILD="$(BUILD)" python3 $(BOARDS_DIR)/test_board_flow.py
 	@echo "boards lint: clean"
 	@echo "TB simty_board_status (LED stretch, fault, trap, activity, heartbeat)"
 	@verilator --binary --timing -Wall -Mdir $(BOARDS_OUT)/status_tb --top-module simty_board_status_tb \

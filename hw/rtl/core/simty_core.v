@@ -10,7 +10,10 @@ module simty_core #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter [31:0]  CODE_SIZE = 32'h0001_0000,
-  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,
+  // 1: the hot tables read in EX (HCT1, HCT2) in LUT RAM with registered
+  // read data instead of block RAM: the ECP5 build (no LUT RAM on iCE40)
+  parameter integer HOT_LUTRAM = 0
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -52,6 +55,10 @@ module simty_core #(
   input  wire [31:0] imem_rdata_i,
 
   output wire                   dmem_en_o,
+  // MB holds a load or store: the core may use DATA this cycle. From
+  // registers only (a superset of dmem_en_o), for the SoC's arbitration
+  // and its DATA RAM read enables, which then do not wait for dmem_en_o.
+  output wire                   dmem_busy_o,
   output wire [31:0]            dmem_addr_o,
   output wire [4*LANES-1:0]     dmem_be_o,
   output wire [32*LANES-1:0]    dmem_wdata_o,
@@ -463,9 +470,25 @@ module simty_core #(
     end
   endgenerate
 
+  // The memory arbiter's per-lane checks and lane-pair line compares, on
+  // the addresses the ALUs just computed; registered into MB.
+  wire [LANES-1:0]       ex_mis, ex_bad, ex_con;
+  wire [LANES*LANES-1:0] ex_same;
+  simty_mem_pre #(.LANES(LANES), .DATA_SIZE(DATA_SIZE)) u_mem_pre (
+    .store_i (ex_store),
+    .size_i  (ex_size),
+    .addr_i  (ex_res),
+    .mis_o   (ex_mis),
+    .bad_o   (ex_bad),
+    .con_o   (ex_con),
+    .same_o  (ex_same)
+  );
+
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
+  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con;
+  reg  [LANES*LANES-1:0] mb_same;
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
@@ -512,6 +535,10 @@ module simty_core #(
     mb_lt       <= ex_lt;
     mb_ltu      <= ex_ltu;
     mb_base_tid <= ex_base_tid;
+    mb_mis      <= ex_mis;
+    mb_bad      <= ex_bad;
+    mb_con      <= ex_con;
+    mb_same     <= ex_same;
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
@@ -538,7 +565,7 @@ module simty_core #(
   wire                 mb_mem = mb_load || mb_store;
   wire                 exec_ok;      // commits this cycle
 
-  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS), .DATA_SIZE(DATA_SIZE)) u_mem (
+  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_mem (
     // Not exec_ok: for a load or store the only other reasons not to
     // execute (fetch out of range, illegal) already clear load_i/store_i
     // and a console store never enables dmem, so `live && !lost` gives
@@ -552,6 +579,10 @@ module simty_core #(
     .size_i        (mb_size),
     .addr_i        (mb_res),
     .sdata_i       (mb_b),
+    .mis_i         (mb_mis),
+    .bad_i         (mb_bad),
+    .con_i         (mb_con),
+    .same_i        (mb_same),
     .fault_o       (mem_fault),
     .fault_cause_o (mem_cause),
     .fault_lane_o  (mem_flane),
@@ -564,6 +595,7 @@ module simty_core #(
     .dmem_wdata_o  (dmem_wdata_o)
   );
   assign dmem_en_o = mem_en;
+  assign dmem_busy_o = mb_valid && mb_mem;
 
   wire                 x_valid, y_valid;
   wire [PCW-1:0]          x_pc, y_pc;
@@ -636,7 +668,7 @@ module simty_core #(
   wire        sorter_busy;
 
   simty_membership #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                     .LANE_BITS(LANE_BITS), .PCW(PCW)) u_member (
+                     .LANE_BITS(LANE_BITS), .PCW(PCW), .HOT_LUTRAM(HOT_LUTRAM)) u_member (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .ex_warp_i     (ex_warp),
@@ -823,7 +855,7 @@ module simty_core #(
     .wb_data_o  (wb_data)
   );
 
-  wire uniform, affine;
+  wire uniform, affine, vclass_busy;
   simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
@@ -832,7 +864,8 @@ module simty_core #(
     .mask_i    (wb_mask),
     .data_i    (wb_data),
     .uniform_o (uniform),
-    .affine_o  (affine)
+    .affine_o  (affine),
+    .busy_o    (vclass_busy)
   );
 
   // ------------------------------------------------------------------
@@ -864,7 +897,7 @@ module simty_core #(
   assign warp_busy_o = busy_q;
 
   assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
-                  !ga_any && !wb_any && !sorter_busy;
+                  !ga_any && !wb_any && !sorter_busy && !vclass_busy;
 
   // ------------------------------------------------------------------
   // Counters

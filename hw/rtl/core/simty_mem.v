@@ -8,8 +8,7 @@
 
 module simty_mem #(
   parameter integer LANES = 4,
-  parameter integer LANE_BITS = 2,
-  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+  parameter integer LANE_BITS = 2
 ) (
   input  wire                  valid_i,     // executes this cycle
   input  wire [LANES-1:0]      mask_i,
@@ -19,6 +18,13 @@ module simty_mem #(
   input  wire [1:0]            size_i,
   input  wire [32*LANES-1:0]   addr_i,
   input  wire [32*LANES-1:0]   sdata_i,
+  // From simty_mem_pre, a stage earlier: per lane misaligned, bad
+  // (misaligned or out of range), the console's word; per lane pair the
+  // same line (bit LANES*k + l)
+  input  wire [LANES-1:0]      mis_i,
+  input  wire [LANES-1:0]      bad_i,
+  input  wire [LANES-1:0]      con_i,
+  input  wire [LANES*LANES-1:0] same_i,
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -40,47 +46,33 @@ module simty_mem #(
 
   wire [31:0] lead_addr = addr_i[32*leader_i +: 32];
   wire [31:0] lead_line = lead_addr >> LINE_SHIFT;
+  wire [LANES-1:0] lead_same = same_i[LANES*leader_i +: LANES];
 
-  // Range checks on aligned addresses only (a misaligned lane faults as
-  // misaligned whatever its range): an aligned access of any size is in
-  // DATA iff its first byte is, and in CONSOLE iff its word is. DATA lies
-  // in one 16 MiB-aligned window, so the checks are constant compares.
-  localparam [31:0] DB = SIMTY_DATA_BASE;
-  localparam [31:0] CA = SIMTY_CONSOLE_ADDR;
-  localparam [24:0] DS = DATA_SIZE[24:0];
-  reg [LANES-1:0] mis, bad;
-  reg [31:0]      a;
   integer l;
   always @* begin
     fault_o       = 1'b0;
     fault_lane_o  = {LANE_BITS{1'b0}};
     fault_addr_o  = 32'd0;
     fault_cause_o = SIMTY_FAULT_NONE;
-    served_o      = {LANES{1'b0}};
-    for (l = 0; l < LANES; l = l + 1) begin
-      a      = addr_i[32*l +: 32];
-      mis[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
-      bad[l] = mis[l] ||
-               !((a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS) ||
-                 (store_i && a[31:2] == CA[31:2]));
-      served_o[l] = mask_i[l] && (a >> LINE_SHIFT) == lead_line;
-    end
+    served_o      = mask_i & lead_same;
     // Lowest faulting lane: scan down so the lowest one is left.
     for (l = LANES - 1; l >= 0; l = l - 1) begin
-      if (mask_i[l] && bad[l] && (load_i || store_i)) begin
+      if (mask_i[l] && bad_i[l] && (load_i || store_i)) begin
         fault_o      = 1'b1;
         fault_lane_o = l[LANE_BITS-1:0];
         fault_addr_o = addr_i[32*l +: 32];
-        if (mis[l]) fault_cause_o = load_i ? SIMTY_FAULT_MISALIGNED_LOAD
-                                           : SIMTY_FAULT_MISALIGNED_STORE;
+        if (mis_i[l]) fault_cause_o = load_i ? SIMTY_FAULT_MISALIGNED_LOAD
+                                             : SIMTY_FAULT_MISALIGNED_STORE;
         else fault_cause_o = load_i ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
                                     : SIMTY_FAULT_STORE_OUT_OF_RANGE;
       end
     end
   end
 
-  assign console_o   = store_i && lead_addr[31:2] == CA[31:2];
-  assign dmem_en_o   = valid_i && (load_i || store_i) && !fault_o && !console_o;
+  // Any active lane faulting stops the access: no priority on this path.
+  wire any_bad = (mask_i & bad_i) != {LANES{1'b0}};
+  assign console_o   = store_i && con_i[leader_i];
+  assign dmem_en_o   = valid_i && (load_i || store_i) && !any_bad && !console_o;
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
   // Store merge: for every byte of the line, the highest served lane

@@ -23,7 +23,8 @@ module simty_membership #(
   parameter integer LANES = 4,
   parameter integer WARP_BITS = 2,
   parameter integer LANE_BITS = 2,
-  parameter integer PCW = 15              // pc: word offset into CODE
+  parameter integer PCW = 15,             // pc: word offset into CODE
+  parameter integer HOT_LUTRAM = 0        // 1: HCT1/HCT2 in LUT RAM (ECP5)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -96,12 +97,13 @@ module simty_membership #(
   wire [WARP_BITS-1:0] sw;             // sorter's warp
   reg           lost_q;
 
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+  localparam integer HOT_STYLE = (HOT_LUTRAM != 0) ? 2 : 1;
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
                    .SAME_CYCLE(0)) u_hct1 (
     .clk_i (clk_i), .re_i (1'b1), .raddr_i (ex_warp_i), .rdata_o (h1),
     .we_i (h1_we), .waddr_i (h1_wa), .wdata_i (h1_wd)
   );
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
                    .SAME_CYCLE(0)) u_hct2 (
     .clk_i (clk_i), .re_i (1'b1), .raddr_i (steal ? sw : ex_warp_i),
     .rdata_o (h2), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)

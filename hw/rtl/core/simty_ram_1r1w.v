@@ -6,6 +6,10 @@
 // BLOCK = 1 forces block RAM even for tables so small that Yosys would
 // otherwise keep them in flip-flops (the per-warp tables at 4 warps): the
 // issue wants every table out of the fabric's flip-flops and LUTs.
+// BLOCK = 2 asks for LUT RAM (ECP5: TRELLIS_DPR16X4 and a register on its
+// read data): for a table of a few words on a timing-critical path, the
+// register's clock-to-out instead of a block RAM's (about 5 ns on the
+// ECP5's DP16KD). The iCE40 has no LUT RAM: never BLOCK = 2 there.
 // SAME_CYCLE = 0 declares that the caller never uses the data of a read
 // whose address is written in the same cycle (no_rw_check), so no
 // collision register and comparator are wrapped around the RAM; with
@@ -32,7 +36,7 @@ module simty_ram_1r1w #(
   // Yosys reads the attributes' values from these constants; Verilator
   // ignores both.
   // verilator lint_off UNUSEDPARAM
-  localparam STYLE = (BLOCK != 0) ? "block" : "auto";
+  localparam STYLE = (BLOCK == 2) ? "distributed" : (BLOCK != 0) ? "block" : "auto";
   localparam integer FREE = (SAME_CYCLE == 0) ? 1 : 0;
   // verilator lint_on UNUSEDPARAM
   (* ram_style = STYLE, no_rw_check = FREE *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];

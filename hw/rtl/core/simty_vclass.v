@@ -20,8 +20,13 @@
 // mask (`early_mask_i`, the same write one cycle before), and registered;
 // the outcome is registered too. So the path from the write-back data is
 // the value arithmetic alone, not the priority encoders before it nor the
-// counter after it (the ULX3S 8x8 critical path ran through all three).
-// The counters see a write's class two cycles after its write-back.
+// counter after it. The arithmetic itself takes two stages: the per-lane
+// w_i are registered (stage A: leader and follower values, their
+// difference, dm, the small multiplies), then compared (stage B). The
+// counters see a write's class three cycles after its write-back;
+// busy_o covers stage A, so the core is idle only once no class is
+// still on its way (as before: the outcome register's count lands the
+// cycle after).
 `default_nettype none
 
 module simty_vclass #(
@@ -35,7 +40,8 @@ module simty_vclass #(
   input  wire [LANES-1:0]    mask_i,
   input  wire [32*LANES-1:0] data_i,
   output reg                 uniform_o,
-  output reg                 affine_o
+  output reg                 affine_o,
+  output wire                busy_o         // a write in stage A
 );
 
   localparam integer TB = (LANE_BITS > 1) ? $clog2(LANE_BITS + 1) : 1;
@@ -110,18 +116,33 @@ module simty_vclass #(
     end
   endgenerate
 
+  // Stage A's registers: the per-lane w_i and what the comparison needs.
+  reg [32*LANES-1:0]  w_q;
+  reg [LANES-1:0]     mask_q;
+  reg [LANE_BITS-1:0] l0_q;
+  reg                 va_q, ok_q, uni_q;
+  always @(posedge clk_i) begin
+    if (rst_i) va_q <= 1'b0;
+    else va_q <= valid_i && fm;
+    w_q    <= w;
+    mask_q <= mask_i;
+    l0_q   <= l0;
+    ok_q   <= dm_ok;
+    uni_q  <= dfm == 32'd0;
+  end
+  assign busy_o = va_q;
+
   // All written w_i equal: the affine relation holds. It holds with
   // D_m == 0 exactly when the written values are all equal (p is odd,
   // so p * v_i equal means v_i equal): the uniform test comes for free.
-  wire [31:0] w0 = w[32*l0 +: 32];
+  wire [31:0] w0 = w_q[32*l0_q +: 32];
   reg aff;
   integer q;
   always @* begin
-    aff = dm_ok;
+    aff = ok_q;
     for (q = 0; q < LANES; q = q + 1)
-      if (mask_i[q] && w[32*q +: 32] != w0) aff = 1'b0;
+      if (mask_q[q] && w_q[32*q +: 32] != w0) aff = 1'b0;
   end
-  wire uni = dfm == 32'd0;
 
   // fm: a second written lane exists (two or more lanes wrote).
   always @(posedge clk_i) begin
@@ -129,8 +150,8 @@ module simty_vclass #(
       uniform_o <= 1'b0;
       affine_o  <= 1'b0;
     end else begin
-      uniform_o <= valid_i && fm && aff && uni;
-      affine_o  <= valid_i && fm && aff && !uni;
+      uniform_o <= va_q && aff && uni_q;
+      affine_o  <= va_q && aff && !uni_q;
     end
   end
 

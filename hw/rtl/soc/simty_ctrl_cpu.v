@@ -6,11 +6,17 @@
 // the register file in one block RAM read port (two EBRs), one ALU adder
 // plus a pc adder, and a shifter that moves 8 or 1 bits per cycle.
 //
-// The last cycle of an instruction already requests the next bus access
-// (the next fetch, or the load/store), so with a bus that answers the cycle
-// after a request (the SoC's block RAMs) an instruction takes: 2 cycles
-// for I-type ALU, LUI, AUIPC, JAL, JALR; 3 for register-register ALU and
-// branches; loads 4, stores 5; shifts 2 or 3 plus amount/8 + amount%8.
+// The bus request comes from registers (the state, addr_q, pc4_q and the
+// decode of ir_q), never from the ALU: the adder, the branch compare and
+// the next-pc mux end at registers, and the SoC's address decode and RAM
+// enables start from them. An instruction whose successor is the next
+// word and that touches no memory (I-type and register-register ALU
+// without shifts, LUI, AUIPC) requests that fetch from its last cycle
+// (address pc4_q); every other one requests the next access from the
+// state it moves to. With a bus that answers the cycle after a request
+// (the SoC's block RAMs) an instruction takes: 2 cycles for I-type ALU,
+// LUI, AUIPC; 3 for register-register ALU, JAL and JALR; 4 for branches;
+// loads 5, stores 6; shifts 3 or 4 plus amount/8 + amount%8.
 //
 // No CSRs, no interrupts (the firmware polls). ecall, ebreak, any other
 // SYSTEM encoding, illegal encodings, a jump or taken branch to a
@@ -61,6 +67,7 @@ module simty_ctrl_cpu #(
   reg [2:0]  state_q, state_d;
   reg [31:0] pc_q, pc_d;
   reg [31:0] addr_q, addr_d;    // the bus address: pc or load/store address
+  reg [31:2] pc4_q;             // pc_q + 4, for the early fetch
   reg [31:0] ir_q, ir_d;
   reg [31:0] opb_q, opb_d;      // rs2 (store data), or the shift operand
   reg [4:0]  shamt_q, shamt_d;
@@ -174,12 +181,16 @@ module simty_ctrl_cpu #(
   wire [31:0] next_pc = is_jump ? {sum[31:1], 1'b0} : pc_sum;
   wire [31:0] exec_wdata = is_lui ? imm : is_jump ? pc_sum : alu_out;
 
+  // Falls through to the next word, no memory access, cannot trap: the
+  // fetch of pc + 4 is requested from S_EXEC (ir_q's decode only).
+  wire seq_simple = (ir_q[1:0] == 2'b11) & (f3[1:0] != 2'b01) &
+                    (is_lui | is_auipc | is_opimm |
+                     (is_op & (f7_zero | (f7_alt & f3 == 3'b000))));
+
   // ---- Load and store lanes (S_MEM, from addr_q and ir_q) ----
   wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
                            (f3[1:0] == 2'b10 & sum[1:0] != 2'b00);
-  // The access is requested from S_EXEC (address from the adder) and held
-  // in S_MEM (address registered).
-  wire [1:0] mem_lo = (state_q == S_EXEC) ? sum[1:0] : addr_q[1:0];
+  wire [1:0] mem_lo = addr_q[1:0];
   reg [3:0] store_strb;
   always @* begin
     case (f3[1:0])
@@ -299,19 +310,19 @@ module simty_ctrl_cpu #(
       addr_q <= addr_d;
       trap_cause_q <= trap_cause_d;
     end
+    // pc_q changes only in S_EXEC, which a fetch cycle always precedes.
+    pc4_q <= pc_q[31:2] + 30'd1;
     ir_q <= ir_d;
     opb_q <= opb_d;
     shamt_q <= shamt_d;
   end
 
-  // The cycle that moves to S_FETCH or S_MEM already presents that
-  // state's request (addr_d is the next pc or the load/store address).
-  wire exec_issue = (state_q == S_EXEC) & ((state_d == S_FETCH) | (state_d == S_MEM));
-  wire shift_issue = (state_q == S_SHIFT) & (shamt_q == 5'd0);
-  wire store_issue = is_store & ((state_q == S_MEM) | (exec_issue & (state_d == S_MEM)));
-  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) | exec_issue | shift_issue;
-  assign bus_addr_o = (state_q == S_EXEC) ? {addr_d[31:2], 2'b00} : {addr_q[31:2], 2'b00};
-  assign bus_wstrb_o = store_issue ? store_strb : 4'b0000;
+  // S_FETCH and S_MEM request from addr_q; S_EXEC of a seq_simple
+  // instruction requests the fetch of pc4_q (addr_d's value then).
+  wire exec_issue = (state_q == S_EXEC) & seq_simple;
+  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) | exec_issue;
+  assign bus_addr_o = {exec_issue ? pc4_q : addr_q[31:2], 2'b00};
+  assign bus_wstrb_o = (is_store & (state_q == S_MEM)) ? store_strb : 4'b0000;
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;

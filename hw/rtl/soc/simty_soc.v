@@ -50,7 +50,8 @@ module simty_soc #(
                                                 // (its registers read 0)
   parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
-  parameter [31:0]  HW_BUILD = 32'd0            // source digest, 0 = unknown
+  parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
+  parameter integer HOT_LUTRAM = 0              // core tables in LUT RAM (ECP5)
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -138,7 +139,10 @@ module simty_soc #(
   wire [31:0] console_tid;
   wire        imem_en;
   wire [31:0] imem_rdata;
-  wire        dmem_en;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire        dmem_en;     // the byte enables carry it (DATA RAM below)
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire        dmem_busy;   // registered superset of dmem_en
   // The core faults instead of leaving populated CODE and DATA, so the
   // RAM index is all the SoC needs of these addresses; likewise the
   // controller's row and the bank-shifted line are used in part.
@@ -161,7 +165,8 @@ module simty_soc #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   simty_core #(
-    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
+    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
+    .HOT_LUTRAM(HOT_LUTRAM)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),
@@ -178,7 +183,7 @@ module simty_soc #(
     .console_valid_o(console_valid), .console_byte_o(console_byte),
     .console_tid_o(console_tid), .console_ready_i(console_ready),
     .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
-    .dmem_en_o(dmem_en), .dmem_addr_o(dmem_addr), .dmem_be_o(dmem_be),
+    .dmem_en_o(dmem_en), .dmem_busy_o(dmem_busy), .dmem_addr_o(dmem_addr), .dmem_be_o(dmem_be),
     .dmem_wdata_o(dmem_wdata), .dmem_rdata_i(dmem_rdata),
     .retire_valid_o(retire_valid), .retire_warp_o(retire_warp),
     .retire_pc_o(retire_pc), .retire_mask_o(retire_mask)
@@ -209,7 +214,7 @@ module simty_soc #(
   reg [LANE_BITS:0] bank_q;   // one spare bit so LANES = 1 works
   wire mmio_wait;
   wire copy_busy;
-  wire port_free = hit_code ? ~imem_en & ~copy_busy : hit_data ? ~dmem_en & ~copy_busy :
+  wire port_free = hit_code ? ~imem_en & ~copy_busy : hit_data ? ~dmem_busy & ~copy_busy :
                    hit_linkbuf ? ~copy_busy : hit_mmio ? ~mmio_wait : 1'b1;
   wire grant = cpu_valid & ~pending_q & port_free;
 
@@ -261,7 +266,6 @@ module simty_soc #(
   /* verilator lint_on UNUSEDSIGNAL */
   wire [3:0]  m_we;
   wire m_code_re = m_re & m_rcode;
-  wire m_data_re = m_re & ~m_rcode;
   wire [3:0] m_code_we = m_wcode ? m_we : 4'd0;
   wire [3:0] m_data_we = m_wcode ? 4'd0 : m_we;
   simty_ram_be #(.WORDS(CODE_WORDS)) u_code_ram (
@@ -277,8 +281,17 @@ module simty_soc #(
   assign imem_rdata = code_rdata;
 
   // ---- DATA RAM: LANES banks ----
+  // The core owns DATA whenever its MB stage holds a load or store
+  // (dmem_busy, from its registers), even if the access then does not
+  // happen: the banks' read enables, address and data selects and the
+  // others' grants never wait for the core's late dmem_en (mask ->
+  // leader -> line compares); the byte enables, zero unless dmem_en
+  // and a store, are the only late input. A read nobody asked for is
+  // harmless: only the requester looks at the data, the next cycle. So
+  // are the reads of a running copy's cycles: its read enable is
+  // copy_busy (registers), not the copy's issue, which waits for the
+  // core's fetch pick (code_free_i).
   wire cpu_data = grant & hit_data;
-  wire core_read = dmem_en & (dmem_be == {4 * LANES{1'b0}});
   wire [DATA_RW-1:0] core_row = dmem_addr[2 + LANE_BITS +: DATA_RW];
   // A copy reads and writes different rows in one cycle.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -295,9 +308,9 @@ module simty_soc #(
       assign m_wbank = 1'b0;
     end
   endgenerate
-  wire [DATA_RW-1:0] data_rrow = dmem_en ? core_row :
+  wire [DATA_RW-1:0] data_rrow = dmem_busy ? core_row :
                                  copy_busy ? m_rrow[DATA_RW-1:0] : cpu_row[DATA_RW-1:0];
-  wire [DATA_RW-1:0] data_wrow = dmem_en ? core_row :
+  wire [DATA_RW-1:0] data_wrow = dmem_busy ? core_row :
                                  copy_busy ? m_wrow[DATA_RW-1:0] : cpu_row[DATA_RW-1:0];
   genvar b;
   generate
@@ -306,12 +319,12 @@ module simty_soc #(
       wire [3:0] m_bank_we = (m_wbank == b) ? m_data_we : 4'd0;
       simty_ram_be #(.WORDS(DATA_ROWS)) u_bank (
         .clk_i(clk_i),
-        .re_i(core_read | (cpu_data & cpu_read) | m_data_re),
+        .re_i(dmem_busy | (cpu_data & cpu_read) | copy_busy),
         .raddr_i(data_rrow),
         .rdata_o(dmem_rdata[32 * b +: 32]),
-        .we_i(dmem_en ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : m_bank_we)),
+        .we_i(dmem_busy ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : m_bank_we)),
         .waddr_i(data_wrow),
-        .wdata_i(dmem_en ? dmem_wdata[32 * b +: 32] : copy_busy ? m_wdata : cpu_wdata)
+        .wdata_i(dmem_busy ? dmem_wdata[32 * b +: 32] : copy_busy ? m_wdata : cpu_wdata)
       );
     end
   endgenerate
@@ -406,7 +419,7 @@ module simty_soc #(
         .copy_busy_o(copy_busy),
         .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_rx_pop),
         .tx_push_o(eng_tx_push), .tx_data_o(eng_tx_data), .tx_full_i(tx_full),
-        .code_free_i(~imem_en), .data_free_i(~dmem_en),
+        .code_free_i(~imem_en), .data_free_i(~dmem_busy),
         .m_re_o(m_re), .m_rcode_o(m_rcode), .m_raddr_o(m_raddr), .m_rdata_i(m_rdata),
         .m_we_o(m_we), .m_wcode_o(m_wcode), .m_waddr_o(m_waddr), .m_wdata_o(m_wdata)
       );

@@ -103,6 +103,7 @@ module simty_tb_top #(
   wire [31:0]         imem_addr;
   reg  [31:0]         imem_q;
   wire                dmem_en;
+  wire                dmem_busy;
   wire [31:0]         dmem_addr;
   wire [4*LANES-1:0]  dmem_be;
   wire [32*LANES-1:0] dmem_wdata;
@@ -114,6 +115,10 @@ module simty_tb_top #(
   // requests.
   always @(posedge clk_i) begin
     if (imem_en && !rst_q) imem_q <= simty_tb_imem_read(imem_addr);
+    if (dmem_en && !dmem_busy) begin
+      $display("simty_tb_top: dmem_en_o without dmem_busy_o");
+      $finish;
+    end
     if (dmem_en && !rst_q) begin
       simty_tb_dmem_access(dmem_addr, dmem_be, dmem_wdata, line);
       dmem_q <= line;
@@ -139,7 +144,7 @@ module simty_tb_top #(
     .console_valid_o (console_valid_o), .console_byte_o (console_byte_o),
     .console_tid_o (console_tid_o), .console_ready_i (console_ready_q),
     .imem_en_o (imem_en), .imem_addr_o (imem_addr), .imem_rdata_i (imem_q),
-    .dmem_en_o (dmem_en), .dmem_addr_o (dmem_addr), .dmem_be_o (dmem_be),
+    .dmem_en_o (dmem_en), .dmem_busy_o (dmem_busy), .dmem_addr_o (dmem_addr), .dmem_be_o (dmem_be),
     .dmem_wdata_o (dmem_wdata), .dmem_rdata_i (dmem_q),
     .retire_valid_o (retire_valid_o), .retire_warp_o (retire_warp_o),
     .retire_pc_o (retire_pc_o), .retire_mask_o (retire_mask_o)

@@ -60,6 +60,7 @@ module simty_board_core_shell #(
   wire             imem_en;
   wire [31:0]      imem_addr;
   wire             dmem_en;
+  wire             dmem_busy;
   wire [31:0]      dmem_addr;
   wire [4*LANES-1:0]  dmem_be;
   wire [32*LANES-1:0] dmem_wdata;
@@ -86,7 +87,7 @@ module simty_board_core_shell #(
     .console_valid_o(console_valid), .console_byte_o(console_byte),
     .console_tid_o(console_tid), .console_ready_i(console_ready),
     .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
-    .dmem_en_o(dmem_en), .dmem_addr_o(dmem_addr), .dmem_be_o(dmem_be),
+    .dmem_en_o(dmem_en), .dmem_busy_o(dmem_busy), .dmem_addr_o(dmem_addr), .dmem_be_o(dmem_be),
     .dmem_wdata_o(dmem_wdata), .dmem_rdata_i(dmem_rdata),
     .retire_valid_o(retire_valid), .retire_warp_o(retire_warp),
     .retire_pc_o(retire_pc), .retire_mask_o(retire_mask)
@@ -95,7 +96,7 @@ module simty_board_core_shell #(
   wire fold = dispatch_ready ^ (^warp_busy) ^ fault_valid ^ (^fault_cause) ^
               (^fault_pc) ^ (^fault_hart) ^ (^fault_tid) ^ (^fault_addr) ^ idle ^
               (^ctr_value) ^ ctr_valid ^ console_valid ^ (^console_byte) ^ (^console_tid) ^
-              imem_en ^ (^imem_addr) ^ dmem_en ^ (^dmem_addr) ^ (^dmem_be) ^
+              imem_en ^ (^imem_addr) ^ dmem_en ^ dmem_busy ^ (^dmem_addr) ^ (^dmem_be) ^
               (^dmem_wdata) ^ retire_valid ^ (^retire_warp) ^ (^retire_pc) ^
               (^retire_mask);
   always @(posedge clk_i) dout_o <= fold;

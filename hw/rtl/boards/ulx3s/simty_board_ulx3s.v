@@ -4,14 +4,14 @@
 // link on the FT231X UART, status on the eight LEDs. The SoC and its
 // status logic are common/simty_board_soc.v.
 //
-// Clock (CLK_MHZ): 25 = the 25 MHz oscillator (pin G2) directly; 20 = an
-// EHXPLLL makes 20 MHz from it (25 / 5 * 4, VCO 600 MHz, output divider
-// 30: the values prjtrellis's ecppll computes for 25 -> 20 MHz). The 8x8
-// SoC measured 24.2 MHz on the ECP5-85F (docs/performance.md, scaling
-// table): when the report says a configuration misses 25 MHz, build it
-// with CLK_MHZ=20 (make bitstream BOARD=ulx3s BOARD_MHZ=20). CLOCK_HZ in MMIO tells the firmware and the
-// host the rate. UART rates divide both well (115200: 217 / 174 cycles a
-// bit, 0.03% / 0.2% off; 1000000: exactly 25 / 20).
+// Clock: the 25 MHz oscillator (pin G2) directly (PLL_CLKI_DIV = 0), or
+// an EHXPLLL's CLKOP with feedback from CLKOP: CLKOP = 25 MHz /
+// PLL_CLKI_DIV * PLL_CLKFB_DIV, VCO = CLKOP * PLL_CLKOP_DIV. The board
+// flow computes the settings for BOARD_MHZ (simty_board_flow.py,
+// ecp5_pll: `make bitstream BOARD=ulx3s BOARD_MHZ=50`) and sets CLK_HZ to
+// the frequency achieved; elaboration fails when CLK_HZ does not match
+// the settings. CLOCK_HZ in MMIO tells the firmware and the host the
+// rate, and the UART divides it fractionally for any BAUD.
 // Reset: simty_board_por after configuration, and while the PWR button
 // (BTN_PWRn, pressed = 0) is held.
 // Pins: ulx3s/simty_board_ulx3s.lpf (source cited there).
@@ -36,7 +36,14 @@ module simty_board_ulx3s #(
   parameter [31:0]  HW_BUILD = 32'd0,      // source digest (the flow sets it)
   parameter integer LINK_FIFO_DEPTH = 512,
   parameter integer CONSOLE_DEPTH = 512,
-  parameter integer CLK_MHZ = 25          // 25 (oscillator) or 20 (PLL)
+  parameter integer CLK_HZ = 25000000,    // the SoC clock (achieved)
+  parameter integer PLL_CLKI_DIV = 0,     // 0: the oscillator, no PLL
+  parameter integer PLL_CLKFB_DIV = 1,
+  // Used by the PLL branch only.
+  /* verilator lint_off UNUSEDPARAM */
+  parameter integer PLL_CLKOP_DIV = 24,
+  parameter integer PLL_CLKOP_CPHASE = 23
+  /* verilator lint_on UNUSEDPARAM */
 ) (
   input  wire       clk_i,        // 25 MHz oscillator
   input  wire       btn_n_i,      // BTN_PWRn, 0 = pressed
@@ -45,26 +52,36 @@ module simty_board_ulx3s #(
   output wire [7:0] led_o,        // 1 = lit
   output wire       wifi_gpio0_o  // ESP32 GPIO0: held high
 );
-  localparam integer CLK_HZ = CLK_MHZ * 1000000;
+  localparam [63:0] OSC_HZ = 64'd25000000;
 
   wire clk;
   wire clk_locked;
   generate
-    if (CLK_MHZ == 25) begin : gen_osc
+    if (PLL_CLKI_DIV == 0) begin : gen_osc
+      if (CLK_HZ != 25000000) begin : gen_bad_clock
+        // Elaboration fails here: without the PLL the clock is 25 MHz.
+        simty_board_ulx3s_clk_hz_must_be_25000000_without_pll u_bad ();
+      end
       assign clk = clk_i;
       assign clk_locked = 1'b1;
-    end else if (CLK_MHZ == 20) begin : gen_pll
-      // Feedback from CLKOP: CLKOP = CLKI / CLKI_DIV * CLKFB_DIV. The
-      // other outputs (CLKOS*, INTLOCK, ...) are not used.
+    end else begin : gen_pll
+      // CLK_HZ is OSC_HZ * CLKFB_DIV / CLKI_DIV, rounded to a hertz.
+      localparam [63:0] NUM = OSC_HZ * PLL_CLKFB_DIV;
+      localparam [63:0] DEN = {32'd0, PLL_CLKI_DIV};
+      localparam [63:0] CLK_HZ_W = {32'd0, CLK_HZ};
+      if (CLK_HZ_W * DEN + DEN / 2 < NUM || CLK_HZ_W * DEN > NUM + DEN / 2) begin : gen_bad_clock
+        simty_board_ulx3s_clk_hz_does_not_match_the_pll_settings u_bad ();
+      end
+      // The other outputs (CLKOS*, INTLOCK, ...) are not used.
       /* verilator lint_off PINMISSING */
       EHXPLLL #(
         .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"),
         .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
         .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"),
         .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-        .CLKI_DIV(5), .CLKFB_DIV(4), .FEEDBK_PATH("CLKOP"),
-        .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(30), .CLKOP_CPHASE(29),
-        .CLKOP_FPHASE(0)
+        .CLKI_DIV(PLL_CLKI_DIV), .CLKFB_DIV(PLL_CLKFB_DIV), .FEEDBK_PATH("CLKOP"),
+        .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(PLL_CLKOP_DIV),
+        .CLKOP_CPHASE(PLL_CLKOP_CPHASE), .CLKOP_FPHASE(0)
       ) u_pll (
         .CLKI(clk_i), .CLKFB(clk), .CLKOP(clk), .LOCK(clk_locked),
         .RST(1'b0), .STDBY(1'b0), .PHASESEL0(1'b0), .PHASESEL1(1'b0),
@@ -73,9 +90,6 @@ module simty_board_ulx3s #(
         .ENCLKOS3(1'b0)
       );
       /* verilator lint_on PINMISSING */
-    end else begin : gen_bad_clock
-      // Elaboration fails here: only 25 and 20 MHz are provided.
-      simty_board_ulx3s_clk_mhz_must_be_25_or_20 u_bad ();
     end
   endgenerate
 
@@ -96,7 +110,7 @@ module simty_board_ulx3s #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
-    .HW_BUILD(HW_BUILD)
+    .HW_BUILD(HW_BUILD), .HOT_LUTRAM(1)
   ) u_board (
     .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
