@@ -169,12 +169,9 @@ static void add_counters(struct example *ex, const struct simty_counters *c)
 }
 
 
-void example_run(struct example *ex, const void *args, size_t args_size,
-                 uint32_t nthreads)
+/* A launch's result: a fault ends the program with its record. */
+static void launch_check(struct example *ex, int e)
 {
-  struct simty_launch_config cfg = {
-      .nthreads = nthreads, .args = args, .args_size = args_size};
-  int e = simty_run(ex->kernel, &cfg, ex->timeout_ms);
   if (e == SIMTY_EFAULT) {
     struct simty_fault f;
     char text[160];
@@ -185,6 +182,15 @@ void example_run(struct example *ex, const void *args, size_t args_size,
   }
   if (e)
     example_die(ex, e, "launch failed");
+}
+
+void example_run(struct example *ex, const void *args, size_t args_size,
+                 uint32_t nthreads)
+{
+  struct simty_launch_config cfg = {
+      .nthreads = nthreads, .args = args, .args_size = args_size};
+  int e = simty_run(ex->kernel, &cfg, ex->timeout_ms);
+  launch_check(ex, e);
   struct simty_counters c;
   e = simty_get_counters(ex->dev, &c);
   if (e)
@@ -199,16 +205,7 @@ void example_submit(struct example *ex, const void *args, size_t args_size,
   struct simty_launch_config cfg = {
       .nthreads = nthreads, .args = args, .args_size = args_size};
   int e = simty_launch_async(ex->kernel, &cfg, NULL);
-  if (e == SIMTY_EFAULT) {
-    struct simty_fault f;
-    char text[160];
-    simty_get_fault(ex->dev, &f);
-    simty_fault_format(&f, text, sizeof(text));
-    fprintf(stderr, "%s: FAIL: the kernel faulted: %s\n", ex->name, text);
-    exit(EXAMPLE_FAULT);
-  }
-  if (e)
-    example_die(ex, e, "launch failed");
+  launch_check(ex, e);
   ex->submitted++;
 }
 

@@ -349,25 +349,17 @@ static void stats_flush(struct mstate *ms)
 
 static int model_launch(simty_device *dev, const struct simty__launch *l)
 {
-  struct simty_model_launch_params p = {
-      .entry = l->entry,
-      .nthreads = l->nthreads,
-      .args = l->args,
-      .stack_log2 = l->stack_log2,
-      .max_cycles = l->timeout_cycles,
-      .data_end = l->data_end,
-  };
   /* The checks a board makes when it accepts a launch (the model makes
    * them again when the launch starts). */
   const struct simty_device_info *in = &dev->info;
   uint64_t top = (uint64_t)in->data_base + in->data_size;
-  uint64_t stacks = (uint64_t)in->warps * in->lanes << p.stack_log2;
-  if ((p.entry & 3u) || p.entry < in->code_base ||
-      p.entry - in->code_base >= in->code_size || p.nthreads == 0 ||
-      p.nthreads > SIMTY_MAX_THREADS || p.stack_log2 < SIMTY_STACK_LOG2_MIN ||
-      p.stack_log2 > SIMTY_STACK_LOG2_MAX)
+  if ((l->entry & 3u) || l->entry < in->code_base ||
+      l->entry - in->code_base >= in->code_size || l->nthreads == 0 ||
+      l->nthreads > SIMTY_MAX_THREADS || l->stack_log2 < SIMTY_STACK_LOG2_MIN ||
+      l->stack_log2 > SIMTY_STACK_LOG2_MAX)
     return simty__fail(dev, SIMTY_EINVAL, "model: invalid launch");
-  if (stacks > top - p.data_end)
+  uint64_t stacks = (uint64_t)in->warps * in->lanes << l->stack_log2;
+  if (stacks > top - l->data_end)
     return simty__fail(dev, SIMTY_ESTACK,
                        "model: thread stacks would overlap kernel data");
   if (l->args_data) {
