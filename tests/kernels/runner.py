@@ -255,7 +255,7 @@ def make_env(cfg, elf, result):
 
 DIRECTIVE = re.compile(r"^\s*//\s?([a-z][a-z0-9-]*):\s*(.*?)\s*$")
 CONTINUATION = re.compile(r"^\s*//\s{3,}(\S.*?)\s*$")
-KEYS = {"isa", "threads", "cflags", "build", "patch", "dump", "args", "stack-log2",
+KEYS = {"isa", "isa-without", "threads", "cflags", "build", "patch", "dump", "args", "stack-log2",
         "data-size", "code-size", "max-cycles", "options", "run", "expect",
         "expect-counter", "expect-all", "expect-exit", "expect-stderr",
         "timeout"}
@@ -318,6 +318,16 @@ def test_isa(test, variant):
     """The ISA string a test variant needs ("rv32i" unless `isa:`)."""
     values = [v for k, v, _ in test.directives(variant) if k == "isa"]
     return values[-1] if values else "rv32i"
+
+
+def isa_without(test, variant):
+    """The extensions whose absence a test variant checks (`isa-without:`,
+    e.g. an M encoding that must be illegal): a set like isa_extensions."""
+    out = set()
+    for k, v, _ in test.directives(variant):
+        if k == "isa-without":
+            out |= isa_extensions("rv32i" + ("_" if v.strip() == "zicntr" else "") + v.strip())
+    return out
 
 
 def find_tests(suite_dir, suites):
@@ -736,6 +746,12 @@ def main():
             if not need <= have:
                 print("SKIP %s: needs %s, the runner has %s" % (
                     name, test_isa(test, variant), args.isa), flush=True)
+                skipped += 1
+                continue
+            if isa_without(test, variant) & have:
+                print("SKIP %s: checks a device without %s, the runner has %s" % (
+                    name, ",".join(sorted(isa_without(test, variant))), args.isa),
+                    flush=True)
                 skipped += 1
                 continue
             for W, L in configs:

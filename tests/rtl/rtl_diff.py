@@ -111,7 +111,8 @@ def diff_kernel(model_exe, rtl_exe, kernel, elf, W, L, options, workdir,
                 timeout=600, rtl_options=()):
     """Run kernel on both; returns None if they agree, else a reason.
     rtl_options go to the RTL only (testbench plusargs)."""
-    opts = ["--warps", str(W), "--lanes", str(L)] + options + ["--counters"]
+    opts = ["--warps", str(W), "--lanes", str(L), "--isa", RTL_ISA] + \
+        options + ["--counters"]
     dumps = []
     if elf is not None and elf.elf_class == 1:
         d = data_dump(elf)
@@ -197,14 +198,27 @@ RTL_CODE_SIZE = runner.ARCH["SIMTY_DEFAULT_CODE_SIZE"]
 RTL_DATA_SIZE = runner.ARCH["SIMTY_DEFAULT_DATA_SIZE"]
 
 
+# The ISA of the testbench's core (hw/sim/core/simty_tb_top.v's EXT_*):
+# the model runs with it too, so that both decode the same instructions.
+RTL_ISA = "rv32im_zicntr"
+
+
 def fits_rtl(test, variant, W, L):
     """False if the test asks for memory sizes other than the RTL build's
-    (they are parameters of the core, fixed per binary) or for ISA
-    extensions (`isa:`), which the core does not have yet."""
+    (they are parameters of the core, fixed per binary), for ISA
+    extensions (`isa:`) the core lacks (A), or checks that an extension the
+    core has is missing (`isa-without:`)."""
     directives = test.directives(variant)
-    if runner.isa_extensions(runner.test_isa(test, variant)) or any(
-            k == "cflags" and "--isa" in v for k, v, _ in directives):
-        return False  # the RTL core is RV32I: no M, A or Zicntr yet
+    have = runner.isa_extensions(RTL_ISA)
+    if not runner.isa_extensions(runner.test_isa(test, variant)) <= have:
+        return False
+    if runner.isa_without(test, variant) & have:
+        return False
+    for k, v, _ in directives:
+        if k == "cflags" and "--isa" in v:
+            m = re.search(r"--isa[ =](\S+)", v)
+            if not m or not runner.isa_extensions(m.group(1)) <= have:
+                return False
     base = {"W": W, "L": L, "N": W * L,
             "S": runner.ARCH["SIMTY_STACK_LOG2_DEFAULT"],
             "data_size": RTL_DATA_SIZE, "code_size": RTL_CODE_SIZE}

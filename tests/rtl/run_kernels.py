@@ -56,12 +56,13 @@ def main():
                     sys.exit("run_kernels: cannot select %s without %s" % (k, s))
         if skipped:
             print("run_kernels: at %dx%d, not on RTL (memory size is a build "
-                  "parameter, or ISA extensions the core lacks): %s" % (W, L, ", ".join(skipped)), flush=True)
+                  "parameter, ISA extensions the core lacks, or checks of their absence): %s" % (W, L, ", ".join(skipped)), flush=True)
         if not keep:
             continue
         cmd = [sys.executable, os.path.join(suite_dir, "runner.py"),
                "--exe", a.rtl, "--configs", "%dx%d" % (W, L),
                "--suite", ",".join(suites), "--jobs", a.jobs, "--keep-going",
+               "--isa", rtl_diff.RTL_ISA,
                "--cc", a.cc, "--build-dir", a.build_dir]
         for k in keep:
             cmd += ["-k", k]

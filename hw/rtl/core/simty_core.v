@@ -13,7 +13,11 @@ module simty_core #(
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
   // 1: the hot tables read in EX (HCT1, HCT2) in LUT RAM with registered
   // read data instead of block RAM: the ECP5 build (no LUT RAM on iCE40)
-  parameter integer HOT_LUTRAM = 0
+  parameter integer HOT_LUTRAM = 0,
+  // Optional extensions (docs/architecture.md section 2): 1 = implemented,
+  // 0 = their encodings are illegal instructions.
+  parameter integer EXT_M = 0,        // multiply (pipelined), divide (iterative)
+  parameter integer EXT_ZICNTR = 0    // cycle, time, instret CSRs
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -241,7 +245,8 @@ module simty_core #(
   reg  [WARP_BITS-1:0] ga_warp;
   reg  [4:0]           ga_rd;
   reg  [4:0]           ex_rd;
-  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked &
+  wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
+  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block &
                                      {WARPS{!fault_q && !halt_i}};
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
@@ -303,7 +308,7 @@ module simty_core #(
     .ex_warp_i    (ex_warp),
     .ex_use2_i    (ex_use2),
     .ex_op2_o     (ex_op2),
-    .rf_we_i      (ga_valid && ga_wr),
+    .rf_we_i      ((ga_valid || ga_dv) && ga_wr),
     .rf_warp_i    (ga_warp),
     .rf_rd_i      (ga_rd),
     .rf_mask_i    (ga_mask),
@@ -323,8 +328,9 @@ module simty_core #(
   wire        d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
   wire [1:0]  d_size;
   wire        d_ecall, d_ebreak, d_illegal, d_call, d_ret;
+  wire        d_mul, d_div, d_cnt, d_instret, d_cnt_time, d_cnt_hi;
 
-  simty_decode u_decode (
+  simty_decode #(.EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR)) u_decode (
     .word_i    (rr2_word),
     .alu_op_o  (d_alu_op),
     .a_pc_o    (d_a_pc),
@@ -343,7 +349,13 @@ module simty_core #(
     .ebreak_o  (d_ebreak),
     .illegal_o (d_illegal),
     .call_o    (d_call),
-    .ret_o     (d_ret)
+    .ret_o     (d_ret),
+    .mul_o     (d_mul),
+    .div_o     (d_div),
+    .cnt_o     (d_cnt),
+    .instret_o (d_instret),
+    .cnt_time_o(d_cnt_time),
+    .cnt_hi_o  (d_cnt_hi)
   );
 
   // Base logical thread id of each warp's block, read in RR1 for RR2 (the
@@ -394,8 +406,30 @@ module simty_core #(
   wire        d_csr    = d_res_sel == 2'd2;
   wire [31:0] rr2_pcf  = `SIMTY_FULL_PC(rr2_pc);
   wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
-  wire [31:0] d_uimm   = d_csr  ? csr_val :
+  wire [31:0] cnt_val;                  // Zicntr cycle / time, see below
+  wire [31:0] d_uimm   = d_csr  ? (d_cnt ? cnt_val : csr_val) :
                          d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
+
+  // Zicntr's uniform counters, read in RR2 like the other CSRs (two cycles
+  // after issue): cycle counts the cycles in which a warp is busy since the
+  // counters were last cleared (the `cycles` counter, cleared at each
+  // launch); time counts every cycle since reset.
+  generate
+    if (EXT_ZICNTR != 0) begin : gen_cnt
+      reg  [63:0] cycle_q, time_q;
+      always @(posedge clk_i) begin
+        if (rst_i) time_q <= 64'd0;
+        else time_q <= time_q + 64'd1;
+        if (rst_i || ctr_clear_i) cycle_q <= 64'd0;
+        else if (|busy_q) cycle_q <= cycle_q + 64'd1;
+      end
+      wire [63:0] src = d_cnt_time ? time_q : cycle_q;
+      assign cnt_val = d_cnt_hi ? src[63:32] : src[31:0];
+    end else begin : gen_no_cnt
+      assign cnt_val = 32'd0;
+      wire unused_cnt = &{1'b0, d_cnt_time, d_cnt_hi};
+    end
+  endgenerate
 
   // ------------------------------------------------------------------
   // Stage 7: execute
@@ -412,6 +446,7 @@ module simty_core #(
   reg                   ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
   reg  [1:0]            ex_size;
   reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
+  reg                   ex_mul, ex_div, ex_instret, ex_cnt_hi;
   reg  [32*LANES-1:0]   ex_op1;
 
   always @(posedge clk_i) begin
@@ -444,11 +479,16 @@ module simty_core #(
     ex_illegal <= d_illegal;
     ex_call    <= d_call;
     ex_ret     <= d_ret;
+    ex_mul     <= d_mul;
+    ex_div     <= d_div;
+    ex_instret <= d_instret;
+    ex_cnt_hi  <= d_cnt_hi;
     ex_op1     <= rr2_op1;
   end
 
 
   wire [32*LANES-1:0] ex_res;
+  wire [32*LANES-1:0] mb_mul_res;       // M: the multiply result, in MB
   wire [LANES-1:0]    ex_eq, ex_lt, ex_ltu;
   genvar l;
   generate
@@ -467,6 +507,20 @@ module simty_core #(
         .ltu_o (ex_ltu[l])
       );
       assign ex_res[32*l +: 32] = r;
+      // M: multiply, partial products in EX, their sum in MB (simty_mul).
+      // The operands are the registers (R-type), not the ALU's b input.
+      if (EXT_M != 0) begin : gen_mul
+        simty_mul u_mul (
+          .clk_i (clk_i),
+          .en_i  (ex_mul),
+          .a_i   (a),
+          .b_i   (ex_op2[32*l +: 32]),
+          .f3_i  (ex_f3[1:0]),
+          .res_o (mb_mul_res[32*l +: 32])
+        );
+      end else begin : gen_no_mul
+        assign mb_mul_res[32*l +: 32] = 32'd0;
+      end
     end
   endgenerate
 
@@ -496,6 +550,7 @@ module simty_core #(
   reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
+  reg                   mb_mul, mb_div, mb_instret, mb_cnt_hi;
   reg  [2:0]            mb_f3;
   reg  [31:0]           mb_rel;     // branch / jal target, offset into CODE
   reg  [32*LANES-1:0]   mb_res, mb_b;
@@ -525,6 +580,10 @@ module simty_core #(
     mb_call     <= ex_call;
     mb_ret      <= ex_ret;
     mb_link     <= ex_link;
+    mb_mul      <= ex_mul;
+    mb_div      <= ex_div;
+    mb_instret  <= ex_instret;
+    mb_cnt_hi   <= ex_cnt_hi;
     mb_f3       <= ex_f3;
     // computed in EX: the register then takes the adder's output (a LUT)
     // and packs with it, where a copy of the immediate would not
@@ -784,28 +843,45 @@ module simty_core #(
   reg  [32*LANES-1:0]  ga_res;
   reg  [LS*LANES-1:0]  ga_off;
   reg                  ga_any;       // any instruction, for drain tracking
+  reg                  ga_dv;        // M: a divide's result, written back
+  wire                 dv_inject;    // M: the divide result takes GA
+  wire [WARP_BITS-1:0] dv_warp;
+  wire [4:0]           dv_rd;
+  wire                 dv_wr;
+  wire [LANES-1:0]     dv_mask;
+  wire [32*LANES-1:0]  dv_res;
+  wire [32*LANES-1:0]  mb_ir_res;    // Zicntr: this warp's instret, in MB
 
   always @(posedge clk_i) begin
     if (rst_i) begin
       ga_valid <= 1'b0;
       ga_any   <= 1'b0;
+      ga_dv    <= 1'b0;
     end else begin
       ga_valid <= exec_ok;
-      ga_any   <= mb_valid;
+      ga_any   <= mb_valid || dv_inject;
+      ga_dv    <= dv_inject;
     end
-    ga_warp <= mb_warp;
-    ga_wr   <= mb_wr;
-    ga_load <= mb_load;
+    // A divide retires here when it commits (no register write: mb_div),
+    // and its result comes through later in a free slot (dv_inject, only
+    // when MB is empty).
+    ga_warp <= dv_inject ? dv_warp : mb_warp;
+    ga_wr   <= dv_inject ? dv_wr : mb_wr && !mb_div;
+    ga_load <= mb_load && !dv_inject;
     ga_uns  <= mb_uns;
-    ga_rd   <= mb_rd;
-    ga_mask <= retire_mask;
+    ga_rd   <= dv_inject ? dv_rd : mb_rd;
+    ga_mask <= dv_inject ? dv_mask : retire_mask;
     ga_size <= mb_size;
     ga_pc   <= mb_pc;
     // The link value (jal/jalr: pc + 4, uniform) replaces the ALU result
     // here rather than after the register: the register then takes a LUT
     // output and packs with it in one iCE40 logic cell instead of being a
-    // flop of its own (128 cells at 4 lanes).
-    ga_res  <= mb_link ? {LANES{mb_link_val}} : mb_res;
+    // flop of its own (128 cells at 4 lanes). So do a multiply's sum, an
+    // instret read and a divide's result.
+    ga_res  <= dv_inject  ? dv_res :
+               mb_link    ? {LANES{mb_link_val}} :
+               mb_mul     ? mb_mul_res :
+               mb_instret ? mb_ir_res : mb_res;
   end
   // Each loop has its own variable: a variable shared between a clocked
   // and a combinational block is state to Verilator.
@@ -843,7 +919,7 @@ module simty_core #(
   simty_writeback #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_wb (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .we_i       (ga_valid && ga_wr),
+    .we_i       ((ga_valid || ga_dv) && ga_wr),
     .warp_i     (ga_warp),
     .rd_i       (ga_rd),
     .mask_i     (ga_mask),
@@ -897,7 +973,131 @@ module simty_core #(
   assign warp_busy_o = busy_q;
 
   assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
-                  !ga_any && !wb_any && !sorter_busy && !vclass_busy;
+                  !ga_any && !wb_any && !sorter_busy && !vclass_busy &&
+                  !dv_busy;
+
+  // ------------------------------------------------------------------
+  // Divide (M). One divide unit (simty_div) serves one warp instruction at
+  // a time; a divide holds a token from its issue until its result is
+  // written back, and while it does:
+  //   - its warp issues nothing (the next instruction may use the result,
+  //     and none of the warp's later instructions may overtake it);
+  //   - no other warp issues a divide (predecoded here from the fetched
+  //     word, per warp like the ibuf's fields); other instructions issue.
+  // So a divide never waits in the pipeline for the unit: it is not
+  // issued, which counts neither as an instruction nor as a replay. The
+  // divide in EX loads its operands; when it commits in MB it retires
+  // (counters, trace, instret, path: like an ALU instruction) and the unit
+  // starts; a divide that does not commit (stale, lost, fault) releases
+  // the token and its warp fetches it again. When the unit is done, the
+  // scheduler skips one issue cycle, so that MB is empty at the latest
+  // four cycles later, and the result takes GA in the first cycle in which
+  // MB is empty (dv_inject); the token is released there.
+  // ------------------------------------------------------------------
+  wire dv_busy;
+  generate
+    if (EXT_M != 0) begin : gen_div
+      reg [WARPS-1:0]     ib_div_q;   // the buffered instruction divides
+      reg                 tok_q;
+      reg [WARP_BITS-1:0] tok_warp_q;
+      reg                 done_d_q;
+      wire                done;
+      wire                fdiv = ibw_word[6:0] == 7'b0110011 &&
+                                 ibw_word[31:25] == 7'h01 && ibw_word[14];
+      integer k;
+      always @(posedge clk_i) begin
+        for (k = 0; k < WARPS; k = k + 1)
+          if (ibw_we && ibw_warp == k[WARP_BITS-1:0]) ib_div_q[k] <= fdiv;
+        if (rst_i) begin
+          tok_q    <= 1'b0;
+          done_d_q <= 1'b0;
+        end else begin
+          if (issue && ib_div_q[issue_warp]) tok_q <= 1'b1;
+          else if ((mb_valid && mb_div && !exec_ok) || dv_inject) tok_q <= 1'b0;
+          done_d_q <= done;
+        end
+        if (issue && ib_div_q[issue_warp]) tok_warp_q <= issue_warp;
+      end
+      wire bubble = done && !done_d_q;
+      assign div_block = (tok_q ? (ib_div_q | `SIMTY_AT(1'b1, tok_warp_q)) :
+                                  {WARPS{1'b0}}) | {WARPS{bubble}};
+      assign dv_inject = done && !mb_valid;
+      simty_div #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_div (
+        .clk_i   (clk_i),
+        .rst_i   (rst_i),
+        .load_i  (ex_valid && ex_div),
+        .a_i     (ex_op1),
+        .b_i     (ex_op2),
+        .f3_i    (ex_f3[1:0]),
+        .start_i (exec_ok && mb_div),
+        .warp_i  (mb_warp),
+        .rd_i    (mb_rd),
+        .wr_i    (mb_wr),
+        .mask_i  (retire_mask),
+        .busy_o  (dv_busy),
+        .done_o  (done),
+        .warp_o  (dv_warp),
+        .rd_o    (dv_rd),
+        .wr_o    (dv_wr),
+        .mask_o  (dv_mask),
+        .res_o   (dv_res),
+        .take_i  (dv_inject)
+      );
+    end else begin : gen_no_div
+      assign div_block = {WARPS{1'b0}};
+      assign dv_inject = 1'b0;
+      assign dv_busy   = 1'b0;
+      assign dv_warp   = {WARP_BITS{1'b0}};
+      assign dv_rd     = 5'd0;
+      assign dv_wr     = 1'b0;
+      assign dv_mask   = {LANES{1'b0}};
+      assign dv_res    = {32*LANES{1'b0}};
+      wire unused_div = &{1'b0, mb_div, ex_div};
+    end
+  endgenerate
+
+  // ------------------------------------------------------------------
+  // instret (Zicntr): the instructions each hardware thread retired since
+  // the counters were last cleared (each launch). One 64-bit word per
+  // hardware thread, in a RAM per lane indexed by warp (LUT RAM on ECP5):
+  // read in EX for the instruction that reaches MB next, written in MB
+  // with old + 1 by the lanes that retire. A warp is never in EX and MB at
+  // once, so the read never meets the write of the same word. A clear
+  // drops a valid bit per word instead of rewriting the RAM. A read of
+  // instret in MB gives the old value (the reading instruction excluded).
+  // ------------------------------------------------------------------
+  generate
+    if (EXT_ZICNTR != 0) begin : gen_instret
+      reg [WARPS*LANES-1:0] irv_q;     // word written since the clear
+      reg [LANES-1:0]       mb_irv;
+      integer k;
+      always @(posedge clk_i) begin
+        for (k = 0; k < LANES; k = k + 1) begin
+          mb_irv[k] <= irv_q[ex_warp*LANES + k];
+          if (exec_ok && retire_mask[k]) irv_q[mb_warp*LANES + k] <= 1'b1;
+        end
+        if (rst_i || ctr_clear_i) irv_q <= {WARPS*LANES{1'b0}};
+      end
+      for (l = 0; l < LANES; l = l + 1) begin : gen_ir_lane
+        wire [63:0] rdata;
+        wire [63:0] old = mb_irv[l] ? rdata : 64'd0;
+        simty_ram_1r1w #(.WIDTH(64), .DEPTH(WARPS), .ABITS(WARP_BITS),
+                         .BLOCK(HOT_LUTRAM != 0 ? 2 : 0), .SAME_CYCLE(0)) u_ir (
+          .clk_i   (clk_i),
+          .re_i    (1'b1),
+          .raddr_i (ex_warp),
+          .rdata_o (rdata),
+          .we_i    (exec_ok && retire_mask[l]),
+          .waddr_i (mb_warp),
+          .wdata_i (old + 64'd1)
+        );
+        assign mb_ir_res[32*l +: 32] = mb_cnt_hi ? old[63:32] : old[31:0];
+      end
+    end else begin : gen_no_instret
+      assign mb_ir_res = {32*LANES{1'b0}};
+      wire unused_ir = &{1'b0, mb_instret, mb_cnt_hi};
+    end
+  endgenerate
 
   // ------------------------------------------------------------------
   // Counters

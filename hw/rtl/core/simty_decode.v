@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_decode: full decode (operand-collect stage 2). Strict RV32I plus the
-// read-only CSR forms of docs/architecture.md section 2: every other
-// encoding is illegal and faults if a path executes it.
+// read-only CSR forms of docs/architecture.md section 2, and with EXT_M /
+// EXT_ZICNTR the M extension and the Zicntr counters: every other encoding
+// is illegal and faults if a path executes it.
 `default_nettype none
 
-module simty_decode (
+module simty_decode #(
+  parameter integer EXT_M = 0,
+  parameter integer EXT_ZICNTR = 0
+) (
   input  wire [31:0] word_i,
   output reg  [3:0]  alu_op_o,    // SIMTY ALU operation (simty_alu)
   output reg         a_pc_o,      // first ALU operand is the pc (auipc)
@@ -23,7 +27,13 @@ module simty_decode (
   output reg         ebreak_o,
   output reg         illegal_o,
   output reg         call_o,      // jal/jalr with rd = ra
-  output reg         ret_o        // jalr x0, 0(ra) family: rd = x0, rs1 = ra
+  output reg         ret_o,       // jalr x0, 0(ra) family: rd = x0, rs1 = ra
+  output reg         mul_o,       // M: mul, mulh, mulhsu, mulhu (f3 1:0)
+  output reg         div_o,       // M: div, divu, rem, remu (f3 1:0)
+  output reg         cnt_o,       // Zicntr cycle or time: uniform value
+  output reg         instret_o,   // Zicntr instret: per-lane value
+  output reg         cnt_time_o,  // cnt_o: time (else cycle)
+  output reg         cnt_hi_o     // the high word (cycleh, timeh, instreth)
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -78,6 +88,19 @@ module simty_decode (
       SIMTY_CSR_STACK_LOG2: csr_sel_o = 3'd7;
       default:              csr_ok = 1'b0;
     endcase
+    // Zicntr: 0xC00-0xC02 and 0xC80-0xC82. csr_sel 2 (no lane index)
+    // stands in; the core replaces the value.
+    cnt_o      = 1'b0;
+    instret_o  = 1'b0;
+    cnt_time_o = csr[0];
+    cnt_hi_o   = csr[7];
+    if (EXT_ZICNTR != 0 && csr[11:8] == 4'hC && csr[6:2] == 5'd0 &&
+        csr[1:0] != 2'd3) begin
+      csr_ok    = 1'b1;
+      csr_sel_o = 3'd2;
+      cnt_o     = csr[1:0] != 2'd2;
+      instret_o = csr[1:0] == 2'd2;
+    end
   end
 
   always @* begin
@@ -96,6 +119,8 @@ module simty_decode (
     ecall_o   = 1'b0;
     ebreak_o  = 1'b0;
     illegal_o = 1'b0;
+    mul_o     = 1'b0;
+    div_o     = 1'b0;
     case (opc)
       7'b0110111: imm_o = imm_u;                           // LUI: 0 + imm
       7'b0010111: begin a_pc_o = 1'b1; imm_o = imm_u; end  // AUIPC
@@ -134,6 +159,10 @@ module simty_decode (
         alu_op_o = op_f3;
         if (f7 == 7'h20 && f3 == 3'd0) alu_op_o = SUB;
         else if (f7 == 7'h20 && f3 == 3'd5) alu_op_o = SRA;
+        else if (f7 == 7'h01 && EXT_M != 0) begin
+          mul_o = !f3[2];
+          div_o = f3[2];
+        end
         else if (f7 != 7'd0) illegal_o = 1'b1;
       end
       7'b0001111: illegal_o = f3 > 3'd1;                   // FENCE(.I): nop

@@ -90,6 +90,32 @@ static const char *fault_name(unsigned cause)
   }
 }
 
+/* The extensions the bench's core is built with (simty_tb_top's EXT_*
+ * parameters, rtl.mk): --isa accepts any ISA string they cover. */
+#ifndef SIMTY_TB_EXTENSIONS
+#define SIMTY_TB_EXTENSIONS (SIMTY_EXT_M | SIMTY_EXT_ZICNTR)
+#endif
+
+/* "rv32i[m][a][_zicntr]" -> SIMTY_EXT_* bits, or -1. */
+static long parse_isa(const char *s)
+{
+  long ext = 0;
+  if (strncmp(s, "rv32i", 5))
+    return -1;
+  s += 5;
+  if (*s == 'm') {
+    ext |= SIMTY_EXT_M;
+    s++;
+  }
+  if (*s == 'a') {
+    ext |= SIMTY_EXT_A;
+    s++;
+  }
+  if (!strcmp(s, "_zicntr"))
+    return ext | SIMTY_EXT_ZICNTR;
+  return *s ? -1 : ext;
+}
+
 static void usage(FILE *out)
 {
   fprintf(out,
@@ -97,6 +123,7 @@ static void usage(FILE *out)
           "[--stack-log2 S]\n"
           "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
           "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
+          "       [--isa rv32i[m][a][_zicntr]] (the core is rv32im_zicntr)\n"
           "       [--trace FILE] [--quiet] [--vcd FILE] [--cycles-report]\n"
           "       [+trace] [+vcd[=FILE]] [+fst[=FILE]] [+console-stall] "
           "[+jitter=SEED]\n"
@@ -209,7 +236,7 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
     static const char *const valued[] = {
         "--warps",     "--lanes",     "--threads", "--stack-log2",
         "--max-cycles", "--code-size", "--data-size", "--args",
-        "--dump",      "--trace",     "--vcd",     NULL};
+        "--dump",      "--trace",     "--vcd",     "--isa", NULL};
     char name[32];
     const char *eq = strchr(opt, '=');
     size_t name_len = eq && opt[0] == '-' ? (size_t)(eq - opt) : strlen(opt);
@@ -288,6 +315,16 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
       tb->dump_count++;
     } else if (!strcmp(opt, "--trace")) {
       trace_path = val;
+    } else if (!strcmp(opt, "--isa")) {
+      long want = parse_isa(val);
+      if (want < 0) {
+        err_msg("--isa wants rv32i[m][a][_zicntr], not '%s'", val);
+        goto usage_error;
+      }
+      if ((unsigned long)want & ~(unsigned long)SIMTY_TB_EXTENSIONS) {
+        err_msg("--isa %s: the core has rv32im_zicntr", val);
+        goto usage_error;
+      }
     } else if (!strcmp(opt, "--vcd")) {
       tb->wave_file = val;
     } else if (!strcmp(opt, "--counters")) {

@@ -20,7 +20,10 @@ module simty_tb_top #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter [31:0]  CODE_SIZE = 32'h0001_0000,
-  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,
+  // the core's extensions (simty_core): the bench is rv32im_zicntr
+  parameter integer EXT_M = 1,
+  parameter integer EXT_ZICNTR = 1
 ) (
   input  wire clk_i,
   input  wire [3:0]  ctr_sel_i,   // not registered: see below
@@ -126,7 +129,8 @@ module simty_tb_top #(
   end
 
   simty_core #(
-    .WARPS (WARPS), .LANES (LANES), .CODE_SIZE (CODE_SIZE), .DATA_SIZE (DATA_SIZE)
+    .WARPS (WARPS), .LANES (LANES), .CODE_SIZE (CODE_SIZE), .DATA_SIZE (DATA_SIZE),
+    .EXT_M (EXT_M), .EXT_ZICNTR (EXT_ZICNTR)
   ) u_core (
     .clk_i (clk_i), .rst_i (rst_q),
     .launch_nthreads_i (nthreads_q), .launch_args_i (args_q),

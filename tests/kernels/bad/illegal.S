@@ -19,12 +19,14 @@
 // cflags: -DCASE=4
 // run: cycle-csr
 // cflags: -DCASE=5
+// isa-without: zicntr
 // run: mret
 // cflags: -DCASE=6
 // run: wfi
 // cflags: -DCASE=7
 // run: mul
 // cflags: -DCASE=8
+// isa-without: m
 // run: zero-word
 // cflags: -DCASE=9
 // run: compressed

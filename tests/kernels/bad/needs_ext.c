@@ -4,10 +4,12 @@
 // it as RV32I (no `isa:` line), the build asks for more.
 // run: needs-m
 // cflags: --isa rv32im
+// isa-without: m
 // expect-exit: 1
 // expect-stderr: needs the M extension \(rv32i2p1_m2p0
 // run: needs-ma
 // cflags: --isa rv32ima
+// isa-without: m
 // expect-exit: 1
 // expect-stderr: needs the M and A extensions
 // run: control
