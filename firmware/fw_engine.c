@@ -545,6 +545,8 @@ static void execute(struct fw *fw, uint32_t *busy, struct req *r)
                   hal_reg_read(SIMTY_MMIO_HW_VERSION));
     simty_put_u32(out + SIMTY_INFO_HW_BUILD, hal_reg_read(SIMTY_MMIO_HW_BUILD));
     simty_put_u16(out + SIMTY_INFO_QUEUE_DEPTH, FW_QUEUE_DEPTH);
+    simty_put_u16(out + SIMTY_INFO_EXTENSIONS,
+                  (uint16_t)hal_reg_read(SIMTY_MMIO_EXTENSIONS));
     simty_put_u32(out + SIMTY_INFO_STAGE_BYTES, FW_STAGE_BYTES);
     put_scratch(fw, pay, SIMTY_INFO_SIZE);
     reply(fw, busy, r, SIMTY_ST_OK, SIMTY_INFO_SIZE);

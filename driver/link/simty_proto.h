@@ -107,7 +107,8 @@ enum simty_link_status {
 #define SIMTY_INFO_HW_VERSION 40   /* u32 SoC version register */
 #define SIMTY_INFO_HW_BUILD 44     /* u32 SoC build identifier */
 #define SIMTY_INFO_QUEUE_DEPTH 48  /* u16 operations the work queue holds */
-#define SIMTY_INFO_RESERVED2 50    /* u16 0 */
+#define SIMTY_INFO_EXTENSIONS 50   /* u16 SIMTY_EXT_* of the core (0: RV32I,
+                                      * and what firmware before 0.2 sends) */
 #define SIMTY_INFO_STAGE_BYTES 52  /* u32 bytes of queued WRITE data it holds */
 #define SIMTY_INFO_SIZE 56u
 #define SIMTY_LINK_FLAG_ENGINE 0x1u /* frames handled by the link engine */

@@ -38,6 +38,7 @@ void mock_reset(uint32_t warps, uint32_t lanes)
   mock.baud = 3000000u;
   mock.hw_version = 0x000C0000u;
   mock.hw_build = 0x5EED1234u;
+  mock.extensions = SIMTY_EXT_M | SIMTY_EXT_ZICNTR;
   mock.tx_delay = 2;
   mock.copy_delay = 1;
   mock.dec_slot = -1;
@@ -655,6 +656,8 @@ uint32_t hal_reg_read(uint32_t off)
     return mock.hw_build;
   case SIMTY_MMIO_LINK_BAUD:
     return mock.baud;
+  case SIMTY_MMIO_EXTENSIONS:
+    return mock.extensions;
   default:
     violate("read of an unknown register", off);
     return 0;

@@ -56,7 +56,7 @@ struct mock {
   uint32_t reset_reads; /* CORE_RESET reads that show busy */
   uint32_t timer_step;  /* cycles per TIMER_LO read */
   uint32_t rx_slots, tx_slots; /* LINK_INFO (default 2 and 4) */
-  uint32_t baud, hw_version, hw_build;
+  uint32_t baud, hw_version, hw_build, extensions;
   uint32_t tx_delay;   /* engine steps a queued send waits before it leaves */
   uint32_t tx_stall;   /* 1 = nothing leaves the TX queue */
   uint32_t copy_delay; /* COPY_GO reads that show busy */

@@ -194,6 +194,9 @@ static void test_info(void **state)
                    SIMTY_LINK_FLAG_ENGINE);
   assert_int_equal(simty_get_u32(p + SIMTY_INFO_HW_VERSION), 0x000C0000u);
   assert_int_equal(simty_get_u32(p + SIMTY_INFO_HW_BUILD), 0x5EED1234u);
+  /* Version 3, 0.2: the core's extensions, from the SoC's register. */
+  assert_int_equal(simty_get_u16(p + SIMTY_INFO_EXTENSIONS),
+                   SIMTY_EXT_M | SIMTY_EXT_ZICNTR);
   assert_true(mock.link_enabled);
   /* The response carries the request's seq and the response flag. */
   assert_int_equal(host.resp_seq, host.seq - 1);

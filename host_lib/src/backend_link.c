@@ -242,6 +242,9 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   in->link_flags = simty_get_u16(p + SIMTY_INFO_LINK_FLAGS);
   in->hw_version = simty_get_u32(p + SIMTY_INFO_HW_VERSION);
   in->hw_build = simty_get_u32(p + SIMTY_INFO_HW_BUILD);
+  /* 0 from firmware that predates the field: RV32I */
+  in->extensions = simty_get_u16(p + SIMTY_INFO_EXTENSIONS) &
+                   (SIMTY_EXT_M | SIMTY_EXT_A | SIMTY_EXT_ZICNTR);
   if (in->counter_count != SIMTY_CTR_COUNT ||
       in->code_base != SIMTY_CODE_BASE || in->data_base != SIMTY_DATA_BASE ||
       in->code_size > SIMTY_CODE_WINDOW || in->data_size > SIMTY_DATA_WINDOW) {

@@ -375,6 +375,7 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     simty_put_u16(out + SIMTY_INFO_LINK_FLAGS, 0);
     simty_put_u32(out + SIMTY_INFO_HW_VERSION, 0x000200);
     simty_put_u32(out + SIMTY_INFO_HW_BUILD, 0x5eed);
+    simty_put_u16(out + SIMTY_INFO_EXTENSIONS, d->extensions);
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_INFO_SIZE, crc, 1);
     return;
   }

@@ -34,7 +34,8 @@ module simty_mmio #(
   parameter integer RESET_CYCLES = 8,      // core reset pulse length
   parameter [31:0]  HW_VERSION = 32'd0,    // HW_VERSION register
   parameter [31:0]  HW_BUILD = 32'd0,      // HW_BUILD register
-  parameter [31:0]  BAUD = 32'd0           // LINK_BAUD register
+  parameter [31:0]  BAUD = 32'd0,          // LINK_BAUD register
+  parameter [31:0]  EXTENSIONS = 32'd0     // EXTENSIONS register (SIMTY_EXT_*)
 ) (
   input  wire                 clk_i,
   input  wire                 rst_i,
@@ -110,7 +111,8 @@ module simty_mmio #(
                    R_CON_STATUS = 6'h24, R_CON_TID = 6'h25, R_CON_DATA = 6'h26,
                    R_TIMER_LO = 6'h28, R_TIMER_HI = 6'h29,
                    R_UART_DATA = 6'h2C, R_UART_STATUS = 6'h2D,
-                   R_HW_VERSION = 6'h30, R_HW_BUILD = 6'h31, R_LINK_BAUD = 6'h32;
+                   R_HW_VERSION = 6'h30, R_HW_BUILD = 6'h31, R_LINK_BAUD = 6'h32,
+                   R_EXTENSIONS = 6'h33;
   localparam [31:0] ID_VALUE = 32'h5349_4D54;   // "SIMT"
   localparam integer RC_BITS = $clog2(RESET_CYCLES + 1);
   localparam integer CON_LW = $clog2(CONSOLE_DEPTH) + 2;
@@ -244,6 +246,7 @@ module simty_mmio #(
       R_HW_VERSION: rdata_d = HW_VERSION;
       R_HW_BUILD: rdata_d = HW_BUILD;
       R_LINK_BAUD: rdata_d = BAUD;
+      R_EXTENSIONS: rdata_d = EXTENSIONS;
       R_CORE_RESET: rdata_d = {31'd0, core_resetting | ~core_idle_i};
       R_HALT: rdata_d = {31'd0, halt_q};
       R_ACTIVE: rdata_d = {31'd0, active_q};

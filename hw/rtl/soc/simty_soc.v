@@ -51,7 +51,9 @@ module simty_soc #(
   parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
   parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
-  parameter integer HOT_LUTRAM = 0              // core tables in LUT RAM (ECP5)
+  parameter integer HOT_LUTRAM = 0,             // core tables in LUT RAM (ECP5)
+  parameter integer EXT_M = 0,                  // core: M extension
+  parameter integer EXT_ZICNTR = 0              // core: Zicntr counters
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -166,7 +168,7 @@ module simty_soc #(
 
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .HOT_LUTRAM(HOT_LUTRAM)
+    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),
@@ -375,7 +377,9 @@ module simty_soc #(
   simty_mmio #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
     .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(SIMTY_VERSION_CODE),
-    .HW_BUILD(HW_BUILD), .BAUD(BAUD)
+    .HW_BUILD(HW_BUILD), .BAUD(BAUD),
+    // SIMTY_EXT_M = 1, SIMTY_EXT_ZICNTR = 4 (hw/arch/simty_arch.h)
+    .EXTENSIONS((EXT_M != 0 ? 32'd1 : 32'd0) | (EXT_ZICNTR != 0 ? 32'd4 : 32'd0))
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),

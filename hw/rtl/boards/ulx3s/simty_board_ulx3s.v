@@ -110,7 +110,7 @@ module simty_board_ulx3s #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
-    .HW_BUILD(HW_BUILD), .HOT_LUTRAM(1)
+    .HW_BUILD(HW_BUILD), .HOT_LUTRAM(1), .EXT_M(1), .EXT_ZICNTR(1)
   ) u_board (
     .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
