@@ -73,7 +73,7 @@ module simty_decode #(
     endcase
   end
 
-  reg csr_ok;
+  reg csr_ok, cnt_c, instret_c;
   always @* begin
     csr_ok    = 1'b1;
     csr_sel_o = 3'd0;
@@ -90,16 +90,16 @@ module simty_decode #(
     endcase
     // Zicntr: 0xC00-0xC02 and 0xC80-0xC82. csr_sel 2 (no lane index)
     // stands in; the core replaces the value.
-    cnt_o      = 1'b0;
-    instret_o  = 1'b0;
+    cnt_c      = 1'b0;
+    instret_c  = 1'b0;
     cnt_time_o = csr[0];
     cnt_hi_o   = csr[7];
     if (EXT_ZICNTR != 0 && csr[11:8] == 4'hC && csr[6:2] == 5'd0 &&
         csr[1:0] != 2'd3) begin
       csr_ok    = 1'b1;
       csr_sel_o = 3'd2;
-      cnt_o     = csr[1:0] != 2'd2;
-      instret_o = csr[1:0] == 2'd2;
+      cnt_c     = csr[1:0] != 2'd2;
+      instret_c = csr[1:0] == 2'd2;
     end
   end
 
@@ -175,6 +175,9 @@ module simty_decode #(
       end
       default: illegal_o = 1'b1;
     endcase
+    // the CSR fields of any other instruction are immediate bits
+    cnt_o     = opc == 7'b1110011 && cnt_c;
+    instret_o = opc == 7'b1110011 && instret_c;
     call_o = (jal_o || jalr_o) && rd == 5'd1;
     ret_o  = jalr_o && rd == 5'd0 && rs1 == 5'd1;
   end
