@@ -12,6 +12,9 @@
 # (slightly more cells than the flattened figures). Reference: the original VHDL Simty at
 # 4x4 takes about 6,500 iCE40 LUT4s and 32 block RAMs; the aim is at most
 # three quarters of that.
+# AREA_PARAMS adds core parameters, e.g. AREA_PARAMS="EXT_M=1 EXT_ZICNTR=1"
+# for the optional extensions; synth_ice40 then gets -dsp (multipliers in
+# SB_MAC16), and the last column counts the hardware multipliers.
 set -eu
 out=$1
 configs=$2
@@ -20,6 +23,12 @@ shift 3
 mkdir -p "$out"
 jobs=${AREA_JOBS:-2}
 hier=${AREA_HIER:-0}
+chparams=""
+ice40_dsp=""
+for p in ${AREA_PARAMS:-}; do
+  chparams="$chparams -chparam ${p%%=*} ${p#*=}"
+  ice40_dsp=-dsp
+done
 noflatten=""
 [ "$hier" = 1 ] && noflatten=-noflatten
 
@@ -39,8 +48,9 @@ synth() {
   start=$(date +%s)
   rm -f "$base.row"
   if ! yosys -q -l "$base.log" -p "read_verilog -sv $incs $*; \
-hierarchy -top simty_core -chparam WARPS $w -chparam LANES $l; \
-synth_$arch -top simty_core $noflatten; tee -o $base.stat stat" \
+hierarchy -top simty_core -chparam WARPS $w -chparam LANES $l $chparams; \
+synth_$arch -top simty_core $noflatten $([ "$arch" = ice40 ] && echo "$ice40_dsp"); \
+tee -o $base.stat stat" \
       >/dev/null 2>&1; then
     echo "FAILED (see $base.log)" > "$base.row"
     return
@@ -57,12 +67,12 @@ synth_$arch -top simty_core $noflatten; tee -o $base.stat stat" \
     luts=$(cells "$base.cells" '^SB_LUT4$')
     ffs=$(cells "$base.cells" '^SB_DFF')
     brams=$(cells "$base.cells" '^SB_RAM40_4K')
-    extra="carry=$(cells "$base.cells" '^SB_CARRY$')"
+    extra="carry=$(cells "$base.cells" '^SB_CARRY$') mac16=$(cells "$base.cells" '^SB_MAC16$')"
   else
     luts=$(cells "$base.cells" '^LUT4$')
     ffs=$(cells "$base.cells" '^TRELLIS_FF$')
     brams=$(cells "$base.cells" '^DP16KD$')
-    extra="lutram=$(cells "$base.cells" '^TRELLIS_DPR16X4$') ccu2=$(cells "$base.cells" '^CCU2C$')"
+    extra="lutram=$(cells "$base.cells" '^TRELLIS_DPR16X4$') ccu2=$(cells "$base.cells" '^CCU2C$') mult18=$(cells "$base.cells" '^MULT18X18D$')"
   fi
   latches=$(grep -c "^Latch inferred for" "$base.log" || true)
   note=""
