@@ -50,7 +50,8 @@ module simty_mmio_tb;
   simty_mmio #(
     .WARPS(8), .LANES(4), .CODE_SIZE(32'h2000), .DATA_SIZE(32'h8000),
     .CLK_HZ(32'd25_000_000), .CONSOLE_DEPTH(4), .RESET_CYCLES(5),
-    .HW_VERSION(32'h0001_0203), .HW_BUILD(32'hCAFE_F00D), .BAUD(32'd3_000_000)
+    .HW_VERSION(32'h0001_0203), .HW_BUILD(32'hCAFE_F00D), .BAUD(32'd3_000_000),
+    .EXTENSIONS(32'd5)
   ) dut (
     .clk_i(clk), .rst_i(rst),
     .req_i(req), .addr_i(addr), .wstrb_i(wstrb), .wdata_i(wdata), .rdata_o(rdata),
@@ -158,6 +159,7 @@ module simty_mmio_tb;
     expect_rd(16'h0C0, 32'h0001_0203, "HW_VERSION");
     expect_rd(16'h0C4, 32'hCAFE_F00D, "HW_BUILD");
     expect_rd(16'h0C8, 32'd3_000_000, "LINK_BAUD");
+    expect_rd(16'h0CC, 32'd5, "EXTENSIONS");
     expect_rd(16'h0FC, 32'd0, "unlisted offset reads 0");
     expect_rd(16'h100, 32'd0, "past the block reads 0");
     wr(16'h000, 32'h1234);
