@@ -8,6 +8,8 @@ configuration with about two and a half waves of threads (the last block
 partial; every fourth seed a single partial block), comparing memory, console, counters and per-block traces. A
 third of the seeds run the RTL with +jitter (random dispatch delays and
 console stalls), a third with +console-stall: results must not change.
+The programs include M instructions (--isa rv32im, the default: the
+core's testbench has M; --isa rv32i for the RV32I-only generator).
 
     random_diff.py --seeds 20 --configs 4x4,8x8        # CI
     random_diff.py --seeds 500 --first-seed 1000        # more, on demand
@@ -49,9 +51,10 @@ def build(seed, args):
     elf = os.path.join(args.build_dir, "seed%d.elf" % seed)
     subprocess.run([sys.executable, os.path.join(HERE, "randprog.py"),
                     "--seed", str(seed), "--max-threads", str(MAX_THREADS),
-                    "--size", str(args.size), "-o", src], check=True)
-    p = subprocess.run([args.cc, "-o", elf, src], capture_output=True,
-                       text=True)
+                    "--size", str(args.size), "--isa", args.isa, "-o", src],
+                   check=True)
+    p = subprocess.run([args.cc, "--isa", args.isa, "-o", elf, src],
+                       capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("simty-cc failed on %s:\n%s" % (src, p.stderr))
     return elf
@@ -60,7 +63,7 @@ def build(seed, args):
 def model_only(seed, elf, W, L, args):
     n = threads_for(W, L, seed)
     res = runner.Elf(elf).symbols["results"][0]
-    cmd = [args.model, "--warps", str(W), "--lanes", str(L), "--threads",
+    cmd = [args.model, "--isa", args.isa, "--warps", str(W), "--lanes", str(L), "--threads",
            str(n), "--quiet", "--dump", "results:%d" % (32 * n), elf]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if p.returncode:
@@ -90,6 +93,9 @@ def main():
     ap.add_argument("--size", type=float, default=1.0,
                     help="program length scale (randprog.py --size)")
     ap.add_argument("--model-only", action="store_true")
+    ap.add_argument("--isa", default="rv32im", choices=["rv32i", "rv32im"],
+                    help="the programs' ISA (randprog.py --isa; default "
+                         "rv32im: the RTL core's testbench has M)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep-going", action="store_true")
     args = ap.parse_args()

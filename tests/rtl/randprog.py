@@ -54,14 +54,18 @@ REGNUM = {"zero": 0, "ra": 1, "sp": 2, "gp": 3, "tp": 4, "t0": 5, "t1": 6,
 CSRS = [0xFC0, 0xFC1, 0xFC2, 0xFC3, 0xFC4, 0xFC5, 0xFC6]
 
 R_OPS = ["add", "sub", "sll", "slt", "sltu", "xor", "srl", "sra", "or", "and"]
+# --isa rv32im: a quarter of the register-register operations are M's
+# (divisors include x0 and equal operands: the edge cases).
+M_OPS = ["mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"]
 I_OPS = ["addi", "slti", "sltiu", "xori", "ori", "andi"]
 SH_OPS = ["slli", "srli", "srai"]
 BRANCHES = ["beq", "bne", "blt", "bge", "bltu", "bgeu"]
 
 
 class Gen:
-    def __init__(self, seed, max_threads, nfuncs, size=1.0):
+    def __init__(self, seed, max_threads, nfuncs, size=1.0, m=False):
         self.size = size
+        self.m = m     # M instructions (no extra random draw without)
         self.r = random.Random(seed)
         self.seed = seed
         self.max_threads = max_threads
@@ -100,8 +104,10 @@ class Gen:
         r = self.r
         k = r.random()
         if k < 0.4:
-            self.emit("%s %s, %s, %s" % (r.choice(R_OPS), self.dst(),
-                                         self.src(), self.src()))
+            op = r.choice(R_OPS)
+            if self.m and r.random() < 0.25:
+                op = r.choice(M_OPS)
+            self.emit("%s %s, %s, %s" % (op, self.dst(), self.src(), self.src()))
         elif k < 0.7:
             self.emit("%s %s, %s, %d" % (r.choice(I_OPS), self.dst(),
                                          self.src(), r.randint(-2048, 2047)))
@@ -415,6 +421,9 @@ def main():
                     help="scale of main's and functions' length (small "
                          "values make short kernels, e.g. to find a "
                          "minimal failing case)")
+    ap.add_argument("--isa", default="rv32i", choices=["rv32i", "rv32im"],
+                    help="rv32im: also M instructions (build with simty-cc "
+                         "--isa rv32im)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.max_threads < 8 or a.max_threads > 256 or \
@@ -423,7 +432,7 @@ def main():
     nfuncs = a.functions
     if nfuncs is None:
         nfuncs = random.Random(a.seed * 7919 + 1).randint(2, 6)
-    text = Gen(a.seed, a.max_threads, nfuncs, a.size).kernel()
+    text = Gen(a.seed, a.max_threads, nfuncs, a.size, a.isa == "rv32im").kernel()
     if a.output == "-":
         sys.stdout.write(text)
     else:
