@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_div: the core's divide unit for the M extension (div, divu, rem,
 // remu): LANES radix-2 restoring dividers that serve one warp instruction
-// at a time, 34 cycles each (sign fix-up, 32 steps, result fix-up).
+// at a time, 36 cycles each (two sign steps, 32 restoring steps, two
+// result steps).
 //
 // The core issues at most one divide at a time and blocks the issuing warp
 // until the result is written back (simty_core, "Divide"); other warps keep
@@ -44,8 +45,13 @@ module simty_div #(
   input  wire                  take_i
 );
 
-  localparam [1:0] IDLE = 2'd0, PREP = 2'd1, STEP = 2'd2, DONE = 2'd3;
-  reg [1:0] state_q;
+  // IDLE -> PRE0 (dividend magnitude) -> PRE1 (divisor magnitude) ->
+  // STEP x 32 -> FIX0 (quotient sign, zero divisor) -> FIX1 (remainder
+  // sign; the result into q) -> DONE. One negator per lane serves the
+  // four sign steps.
+  localparam [2:0] IDLE = 3'd0, PRE0 = 3'd1, PRE1 = 3'd2, STEP = 3'd3,
+                   FIX0 = 3'd4, FIX1 = 3'd5, DONE = 3'd6;
+  reg [2:0] state_q;
   reg [4:0] cnt_q;
   reg       sig_q, rem_q;
 
@@ -54,13 +60,16 @@ module simty_div #(
       state_q <= IDLE;
     end else begin
       case (state_q)
-        IDLE: if (start_i) state_q <= PREP;
-        PREP: state_q <= STEP;
-        STEP: if (cnt_q == 5'd0) state_q <= DONE;
+        IDLE: if (start_i) state_q <= PRE0;
+        PRE0: state_q <= PRE1;
+        PRE1: state_q <= STEP;
+        STEP: if (cnt_q == 5'd0) state_q <= FIX0;
+        FIX0: state_q <= FIX1;
+        FIX1: state_q <= DONE;
         default: if (take_i) state_q <= IDLE;
       endcase
     end
-    if (state_q == PREP) cnt_q <= 5'd31;
+    if (state_q == PRE1) cnt_q <= 5'd31;
     else cnt_q <= cnt_q - 5'd1;
     if (load_i) begin
       sig_q <= !f3_i[0];
@@ -75,46 +84,46 @@ module simty_div #(
   end
   assign busy_o = state_q != IDLE;
   assign done_o = state_q == DONE;
-  // the final step writes the result (STEP with cnt_q 0 -> DONE)
-  wire last = state_q == STEP && cnt_q == 5'd0;
 
   genvar l;
   generate
     for (l = 0; l < LANES; l = l + 1) begin : gen_lane
       reg  [31:0] q_q, r_q, d_q;        // quotient / dividend, remainder, divisor
       reg         nq_q, nr_q, bz_q;     // negate quotient, remainder; divisor 0
-      wire [31:0] a = a_i[32*l +: 32];
-      wire [31:0] b = b_i[32*l +: 32];
       // one restoring step: shift the next dividend bit into the remainder
       wire [32:0] sh    = {r_q, q_q[31]};
       wire [33:0] trial = {1'b0, sh} - {2'b00, d_q};
       wire        ge    = !trial[33];
+      // r < d <= 2^32 - 1 after every step: the new remainder fits 32 bits
+      // (trial[32] is 0 whenever the step subtracts)
       wire [31:0] r_nxt = ge ? trial[31:0] : sh[31:0];
-      wire [31:0] q_nxt = {q_q[30:0], ge};
-      wire [31:0] q_fin = bz_q ? 32'hFFFF_FFFF : (nq_q ? -q_nxt : q_nxt);
-      wire [31:0] r_fin = nr_q ? -r_nxt : r_nxt;
+      wire [31:0] neg_in = state_q == PRE1 ? d_q :
+                           state_q == FIX1 ? r_q : q_q;
+      wire [31:0] neg = 32'd0 - neg_in;
       always @(posedge clk_i) begin
-        if (load_i) begin
-          q_q <= a;
-          d_q <= b;
-        end else if (state_q == PREP) begin
-          // magnitudes of signed operands
-          nr_q <= sig_q && q_q[31];
-          nq_q <= sig_q && (q_q[31] != d_q[31]);
-          bz_q <= d_q == 32'd0;
-          if (sig_q && q_q[31]) q_q <= -q_q;
-          if (sig_q && d_q[31]) d_q <= -d_q;
-          r_q  <= 32'd0;
-        end else if (last) begin
-          q_q <= rem_q ? r_fin : q_fin;   // the result
-        end else if (state_q == STEP) begin
-          q_q <= q_nxt;
-          r_q <= r_nxt;
-        end
+        case (state_q)
+          PRE0: begin
+            nr_q <= sig_q && q_q[31];
+            nq_q <= sig_q && (q_q[31] != d_q[31]);
+            bz_q <= d_q == 32'd0;
+            if (sig_q && q_q[31]) q_q <= neg;
+            r_q <= 32'd0;
+          end
+          PRE1: if (sig_q && d_q[31]) d_q <= neg;
+          STEP: begin
+            q_q <= {q_q[30:0], ge};
+            r_q <= r_nxt;
+          end
+          FIX0: if (bz_q) q_q <= 32'hFFFF_FFFF;
+                else if (nq_q) q_q <= neg;
+          FIX1: if (rem_q) q_q <= nr_q ? neg : r_q;   // the result
+          default: if (load_i) begin
+            q_q <= a_i[32*l +: 32];
+            d_q <= b_i[32*l +: 32];
+          end
+        endcase
       end
       assign res_o[32*l +: 32] = q_q;
-      // sh[32] is r_q[31], which is 0 after every step (r < d <= 2^32 - 1
-      // fits 32 bits, and r_nxt drops no set bit: see trial)
       wire unused_trial = &{1'b0, trial[32]};
     end
   endgenerate

@@ -12,6 +12,7 @@
 // products are registered.
 // MB (res_o, from the registers): the 64-bit sum
 //   ll + (lh + hl) << 16 + hh << 32
+// (a 35-bit and a 48-bit three-operand add: bits 15:0 are ll's)
 // and the word the instruction asks for. The caller registers res_o into
 // GA, in place of the ALU result.
 `default_nettype none
@@ -44,9 +45,12 @@ module simty_mul (
       hi_q <= f3_i != 2'd0;
     end
 
-  wire [63:0] mid = {{14{lh_q[33]}}, lh_q, 16'd0} +
-                    {{14{hl_q[33]}}, hl_q, 16'd0};
-  wire [63:0] sum = {32'd0, ll_q} + mid + {hh_q[31:0], 32'd0};
+  // Bits 15:0 are ll's; above them a 35-bit add of the middle products
+  // and one 48-bit three-operand add (no adder over the known zeros).
+  wire [34:0] mid = {lh_q[33], lh_q} + {hl_q[33], hl_q};
+  wire [47:0] up  = {32'd0, ll_q[31:16]} + {{13{mid[34]}}, mid} +
+                    {hh_q[31:0], 16'd0};
+  wire [63:0] sum = {up, ll_q[15:0]};
   wire unused_hh = &{1'b0, hh_q[33:32]};   // beyond bit 63
   assign res_o = hi_q ? sum[63:32] : sum[31:0];
 
