@@ -66,6 +66,13 @@ static void test_usage_errors(void **state)
   assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
   assert_null(create(4, 4, &code, "--dump", "alu_out", "KERNEL", NULL));
   assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
+  /* --isa: the core is rv32im_zicntr; A and malformed strings refused */
+  assert_null(create(4, 4, &code, "--isa", "rv32ia", "KERNEL", NULL));
+  assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
+  assert_null(create(4, 4, &code, "--isa", "rv32e", "KERNEL", NULL));
+  assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
+  assert_null(create(4, 4, &code, "--isa", "rv32im_zifoo", "KERNEL", NULL));
+  assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
   assert_null(create(4, 4, &code, "--threads", NULL));
   assert_int_equal(code, SIMTY_TB_EXIT_USAGE);
   assert_null(create(4, 4, &code, NULL));
@@ -98,7 +105,8 @@ static void test_launch_values(void **state)
   (void)state;
   struct simty_tb *tb = create(2, 8, &code, "--warps=2", "--lanes", "8",
                                "--stack-log2", "12", "--args",
-                               "alu_iterations", "KERNEL", NULL);
+                               "alu_iterations", "--isa", "rv32im_zicntr",
+                               "KERNEL", NULL);
   assert_non_null(tb);
   assert_int_equal(code, 0);
   assert_int_equal(simty_tb_nthreads(tb), 16);
