@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mem: memory arbiter and coalescer (membership stage). Checks every
-// lane's address (alignment, then range; the lowest bad lane faults), picks
-// the leader (lowest lane) and serves the lanes whose address lies in the
-// leader's line of LANES words in one transaction, merging store bytes with
-// the higher lane winning. The other lanes replay (docs/architecture.md 3).
+// lane's address (alignment, then range, then the stack guard; the lowest
+// bad lane faults), picks the leader (lowest lane) and serves the lanes
+// whose physical address lies in the leader's line of LANES words in one
+// transaction, merging store bytes with the higher lane winning. The other
+// lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
+// in its own stack since it does not fault) is at physical word w * N + h
+// (simty_mem_pre): word `lane` of the line {area bits, w, warp}.
 `default_nettype none
 
 module simty_mem #(
+  parameter integer WARPS = 4,
   parameter integer LANES = 4,
-  parameter integer LANE_BITS = 2
+  parameter integer LANE_BITS = 2,
+  parameter integer WARP_BITS = 2
 ) (
   input  wire                  valid_i,     // executes this cycle
   input  wire [LANES-1:0]      mask_i,
@@ -25,6 +30,10 @@ module simty_mem #(
   input  wire [LANES-1:0]      bad_i,
   input  wire [LANES-1:0]      con_i,
   input  wire [LANES*LANES-1:0] same_i,
+  input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
+  input  wire [LANES-1:0]      stk_i,       // in the stack area
+  input  wire [31:0]           above_i,     // bits >= s + log2(N)
+  input  wire [WARP_BITS-1:0]  warp_i,
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -43,9 +52,30 @@ module simty_mem #(
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam [31:0]  WORD_MASK  = LANES - 1;
+  localparam integer WB2 = (WARPS > 1) ? $clog2(WARPS) : 0;
+  localparam integer HB  = LINE_SHIFT - 2 + WB2;   // log2(N)
 
-  wire [31:0] lead_addr = addr_i[32*leader_i +: 32];
-  wire [31:0] lead_line = lead_addr >> LINE_SHIFT;
+  // Each lane's physical line, from registers only, before the leader
+  // (which comes late, from HCT1's mask) picks one: a 2:1 mux per bit.
+  // Stack lane: bits [LS, HB+2) the warp, [HB+2, s+HB) the word field
+  // a[s-1:2], above that the address's own bits.
+  reg [32*LANES-1:0] pline;
+  reg [31:0] pa;
+  integer r, p;
+  always @* begin
+    pline = {32*LANES{1'b0}};
+    for (r = 0; r < LANES; r = r + 1) begin
+      pa = addr_i[32*r +: 32];
+      for (p = 0; p < 32; p = p + 1)
+        if (!stk_i[r] || above_i[p]) pline[32*r + p] = pa[p];
+      for (p = HB + 2; p < 32; p = p + 1)
+        if (stk_i[r] && !above_i[p]) pline[32*r + p] = pa[p - HB];
+      for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
+        if (stk_i[r]) pline[32*r + p] = warp_i[p - LINE_SHIFT];
+    end
+  end
+
+  wire [31:0] lead_line = pline[32*leader_i +: 32] >> LINE_SHIFT;
   wire [LANES-1:0] lead_same = same_i[LANES*leader_i +: LANES];
 
   integer l;
@@ -63,6 +93,7 @@ module simty_mem #(
         fault_addr_o = addr_i[32*l +: 32];
         if (mis_i[l]) fault_cause_o = load_i ? SIMTY_FAULT_MISALIGNED_LOAD
                                              : SIMTY_FAULT_MISALIGNED_STORE;
+        else if (ovf_i[l]) fault_cause_o = SIMTY_FAULT_STACK_OVERFLOW;
         else fault_cause_o = load_i ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
                                     : SIMTY_FAULT_STORE_OUT_OF_RANGE;
       end
@@ -111,7 +142,8 @@ module simty_mem #(
       any = 4'b0000;
       for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
         qi = q2[LB-1:0];
-        if (served_o[q2] && ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j) begin
+        if (served_o[q2] && (stk_i[q2] ? q2 == j
+                             : ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j)) begin
           f   = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
                  {LB{lbe[4*q2]}}};
           win = (win & ~f) | ({4{qi}} & f);
