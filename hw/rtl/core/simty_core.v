@@ -474,7 +474,7 @@ module simty_core #(
   // the addresses the ALUs just computed; registered into MB.
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
-  wire [31:0]            stk_above;
+  wire [32*LANES-1:0]    ex_pline;
   simty_mem_pre #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                   .DATA_SIZE(DATA_SIZE)) u_mem_pre (
     .clk_i        (clk_i),
@@ -489,13 +489,14 @@ module simty_core #(
     .stk_o        (ex_stk),
     .con_o        (ex_con),
     .same_o       (ex_same),
-    .above_o      (stk_above)
+    .pline_o      (ex_pline)
   );
 
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
   reg  [LANES-1:0]       mb_mis, mb_bad, mb_con, mb_ovf, mb_stk;
+  reg  [32*LANES-1:0]    mb_pline;
   reg  [LANES*LANES-1:0] mb_same;
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
@@ -549,6 +550,7 @@ module simty_core #(
     mb_same     <= ex_same;
     mb_ovf      <= ex_ovf;
     mb_stk      <= ex_stk;
+    mb_pline    <= ex_pline;
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
@@ -575,8 +577,7 @@ module simty_core #(
   wire                 mb_mem = mb_load || mb_store;
   wire                 exec_ok;      // commits this cycle
 
-  simty_mem #(.WARPS(WARPS), .LANES(LANES), .LANE_BITS(LANE_BITS),
-              .WARP_BITS(WARP_BITS)) u_mem (
+  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_mem (
     // Not exec_ok: for a load or store the only other reasons not to
     // execute (fetch out of range, illegal) already clear load_i/store_i
     // and a console store never enables dmem, so `live && !lost` gives
@@ -596,8 +597,7 @@ module simty_core #(
     .same_i        (mb_same),
     .ovf_i         (mb_ovf),
     .stk_i         (mb_stk),
-    .above_i       (stk_above),
-    .warp_i        (mb_warp),
+    .pline_i       (mb_pline),
     .fault_o       (mem_fault),
     .fault_cause_o (mem_cause),
     .fault_lane_o  (mem_flane),

@@ -6,14 +6,13 @@
 // transaction, merging store bytes with the higher lane winning. The other
 // lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
 // in its own stack since it does not fault) is at physical word w * N + h
-// (simty_mem_pre): word `lane` of the line {area bits, w, warp}.
+// (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
+// computed.
 `default_nettype none
 
 module simty_mem #(
-  parameter integer WARPS = 4,
   parameter integer LANES = 4,
-  parameter integer LANE_BITS = 2,
-  parameter integer WARP_BITS = 2
+  parameter integer LANE_BITS = 2
 ) (
   input  wire                  valid_i,     // executes this cycle
   input  wire [LANES-1:0]      mask_i,
@@ -32,8 +31,7 @@ module simty_mem #(
   input  wire [LANES*LANES-1:0] same_i,
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
   input  wire [LANES-1:0]      stk_i,       // in the stack area
-  input  wire [31:0]           above_i,     // bits >= s + log2(N)
-  input  wire [WARP_BITS-1:0]  warp_i,
+  input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -52,30 +50,9 @@ module simty_mem #(
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam [31:0]  WORD_MASK  = LANES - 1;
-  localparam integer WB2 = (WARPS > 1) ? $clog2(WARPS) : 0;
-  localparam integer HB  = LINE_SHIFT - 2 + WB2;   // log2(N)
-
-  // Each lane's physical line, from registers only, before the leader
-  // (which comes late, from HCT1's mask) picks one: a 2:1 mux per bit.
-  // Stack lane: bits [LS, HB+2) the warp, [HB+2, s+HB) the word field
-  // a[s-1:2], above that the address's own bits.
-  reg [32*LANES-1:0] pline;
-  reg [31:0] pa;
-  integer r, p;
-  always @* begin
-    pline = {32*LANES{1'b0}};
-    for (r = 0; r < LANES; r = r + 1) begin
-      pa = addr_i[32*r +: 32];
-      for (p = 0; p < 32; p = p + 1)
-        if (!stk_i[r] || above_i[p]) pline[32*r + p] = pa[p];
-      for (p = HB + 2; p < 32; p = p + 1)
-        if (stk_i[r] && !above_i[p]) pline[32*r + p] = pa[p - HB];
-      for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
-        if (stk_i[r]) pline[32*r + p] = warp_i[p - LINE_SHIFT];
-    end
-  end
-
-  wire [31:0] lead_line = pline[32*leader_i +: 32] >> LINE_SHIFT;
+  // Each lane's physical line comes from simty_mem_pre (EX), registered:
+  // the leader picks one, as it picked an address before.
+  wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
   wire [LANES-1:0] lead_same = same_i[LANES*leader_i +: LANES];
 
   integer l;

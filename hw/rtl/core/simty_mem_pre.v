@@ -15,17 +15,10 @@
 // region's hardware thread. A lane outside its own stack faults (ovf_o),
 // so a stack lane that does not fault has r = ~h: its physical word in
 // the line is its own lane number and its physical line is
-// {area bits, w, warp}. The mapping is therefore never computed here: two
-// lanes of one instruction (one warp) share a physical line iff
-//   both in the area:  their addresses match on every bit from 2 up but
-//                      the lane bits of the region field [s, s+LB2);
-//   neither in it:     they match from bit LS (= 2 + LB2) up, as before;
-//   one of each:       never (the area is aligned to more than a line, so
-//                      two addresses of one plain line are both in it or
-//                      both out).
-// The compare keeps its shape: one XOR per bit, split by a launch mask into
-// a common reduction and two small ones, and a final 2:1 select on "both
-// in the area".
+// {area bits, w, warp}, a 2:1 multiplexer per line bit on "in the area"
+// (bits [s + HB, DSB) of the address all set: an AND of a few bits) with
+// the launch's masks. That physical line (pline_o) is what the lane-pair
+// compares see, and what MB's leader picks for the transaction's address.
 `default_nettype none
 
 module simty_mem_pre #(
@@ -48,9 +41,9 @@ module simty_mem_pre #(
   output reg  [LANES-1:0]         con_o,     // the console's word
   // bit LANES*k + l: lanes k and l address the same physical line
   output reg  [LANES*LANES-1:0]   same_o,
-  // for simty_mem: bit p set for p >= s + log2(N), the bits of an address
-  // above the stack-area fields (registered from stack_log2_i)
-  output wire [31:0]              above_o
+  // per lane its physical address's line bits (bits [LS, 32); below LS:
+  // 0), for MB's transaction address
+  output reg  [32*LANES-1:0]      pline_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -60,7 +53,6 @@ module simty_mem_pre #(
   localparam integer LB2 = (LANES > 1) ? $clog2(LANES) : 0;
   localparam integer WB2 = (WARPS > 1) ? $clog2(WARPS) : 0;
   localparam integer HB  = LB2 + WB2;          // log2(N)
-  localparam integer HBW = (HB > 0) ? HB : 1;
   localparam integer LINE_SHIFT = 2 + LB2;
   localparam integer DSB = $clog2(DATA_SIZE);   // DATA_SIZE = 2^DSB
   // Range checks on aligned addresses only (a misaligned lane faults as
@@ -70,8 +62,6 @@ module simty_mem_pre #(
   localparam [31:0] DB = SIMTY_DATA_BASE;
   localparam [31:0] CA = SIMTY_CONSOLE_ADDR;
   localparam [24:0] DS = DATA_SIZE[24:0];
-  localparam [31:0] HIGH = ~((32'd1 << LINE_SHIFT) - 32'd1);   // line bits
-  localparam [31:0] LOW  = ((32'd1 << LINE_SHIFT) - 32'd1) & ~32'd3;
   localparam [31:0] DMASK = (32'd1 << DSB) - 32'd1;
 
   generate
@@ -82,48 +72,58 @@ module simty_mem_pre #(
   endgenerate
 
   // Launch masks, registered from stack_log2_i (stable while a launch
-  // runs; the first access comes many cycles after it is set):
+  // runs; the first access comes many cycles after it is set). Only the
+  // bits [SMIN, DSB) can be fields of the area (s >= SMIN; a launch with
+  // s + log2(N) > DSB is refused), so only those are registers:
   //   sdec  bit s (one-hot)
-  //   lanef bits [s, s + LB2): the lane bits of the region field
   //   regf  bits [s, s + HB): the region field
   //   above bits [s + HB, 32)
-  reg  [31:0] sdec, lanef, regf, above;
-  wire [31:0] lo_s = (32'd1 << stack_log2_i) - 32'd1;                   // [0, s)
-  localparam [31:0] LB2_32 = LB2, HB_32 = HB;
-  localparam [5:0]  LB2_6 = LB2_32[5:0], HB_6 = HB_32[5:0];
-  wire [31:0] lo_l = (32'd1 << ({1'b0, stack_log2_i} + LB2_6)) - 32'd1; // [0, s+LB2)
-  wire [31:0] lo_h = (32'd1 << ({1'b0, stack_log2_i} + HB_6)) - 32'd1;  // [0, s+HB)
-  always @(posedge clk_i) begin
-    sdec  <= 32'd1 << stack_log2_i;
-    lanef <= lo_l & ~lo_s;
-    regf  <= lo_h & ~lo_s;
-    above <= ~lo_h;
-  end
-  assign above_o = above;
+  localparam integer SMIN = 6;                    // SIMTY_STACK_LOG2_MIN
+  localparam integer WLO  = SMIN;
+  localparam integer WHI  = (DSB > SMIN) ? DSB : SMIN + 1;   // [WLO, WHI)
+  reg  [WHI-1:WLO] sdec_q, regf_q, above_q;
+  wire [31:0] s32 = {27'd0, stack_log2_i};
+  integer q;
+  always @(posedge clk_i)
+    for (q = WLO; q < WHI; q = q + 1) begin
+      sdec_q[q]  <= q == s32;
+      regf_q[q]  <= q >= s32 && q < s32 + HB;
+      above_q[q] <= q >= s32 + HB;
+    end
+  wire [31:0] sdec, regf, above;
+  generate
+    if (WHI < 32) begin : gen_hi
+      assign sdec[31:WHI]  = {(32-WHI){1'b0}};
+      assign regf[31:WHI]  = {(32-WHI){1'b0}};
+      assign above[31:WHI] = {(32-WHI){1'b1}};
+    end
+  endgenerate
+  assign sdec[WHI-1:0]  = {sdec_q, {WLO{1'b0}}};
+  assign regf[WHI-1:0]  = {regf_q, {WLO{1'b0}}};
+  assign above[WHI-1:0] = {above_q, {WLO{1'b0}}};
 
-  // Expected region field of each lane's own stack: ~h << s, h = {warp,
-  // lane}, from the one-hot s (an OR of a few AND terms per bit).
-  // (1 x 1: no region field, neither is used)
-  // verilator lint_off UNUSEDSIGNAL
-  reg [HBW-1:0] nh;
-  reg [31:0]    hfull;
-  // verilator lint_on UNUSEDSIGNAL
-  reg [32*LANES-1:0] own_reg;
+  // The region field of each lane's own stack is ~h << s, h = {warp,
+  // lane}: the warp's part (~warp << (s + LB2)), one for all lanes, and
+  // each lane's constant part (~lane << s), a few bits of the one-hot s.
+  reg [31:0] own_w, nl;
+  reg [32*LANES-1:0] own_l;
   integer l, k, j, p;
   always @* begin
-    own_reg = {32*LANES{1'b0}};
+    own_w = 32'd0;
+    for (j = 0; j < WB2; j = j + 1)
+      for (p = WLO + LB2 + j; p < WHI; p = p + 1)
+        if (!warp_i[j]) own_w[p] = own_w[p] | sdec[p - LB2 - j];
+    own_l = {32*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
-      hfull = {{(32-WARP_BITS){1'b0}}, warp_i} * LANES + l;
-      nh = ~hfull[HBW-1:0];
-      for (j = 0; j < HB; j = j + 1)
-        for (p = j; p < 32; p = p + 1)
-          if (nh[j]) own_reg[32*l + p] = own_reg[32*l + p] | sdec[p - j];
+      nl = ~l;
+      for (j = 0; j < LB2; j = j + 1)
+        for (p = WLO + j; p < WHI; p = p + 1)
+          if (nl[j]) own_l[32*l + p] = own_l[32*l + p] | sdec[p - j];
     end
   end
 
-  reg [31:0] a, b, x;
-  reg        in_data;
-  reg        cmn, low, lnb;
+  reg [31:0] a, pl;
+  reg        in_data, area;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
@@ -131,21 +131,30 @@ module simty_mem_pre #(
       mis_o[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
       con_o[l] = a[31:2] == CA[31:2];
       in_data  = a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS;
-      // in the area: in DATA with every bit of [s + HB, DSB) set
-      stk_o[l] = in_data && ((a | ~above) & DMASK) == DMASK;
-      ovf_o[l] = stk_o[l] && ((a ^ own_reg[32*l +: 32]) & regf) != 32'd0;
+      // Every bit of [s + HB, DSB) set: in the area if in DATA. The
+      // physical line takes this alone (a lane outside DATA faults, or is
+      // a console store, whose line is compared only with other console
+      // lanes', mapped alike), so it does not wait for the range compare.
+      area     = ((a | ~above) & DMASK) == DMASK;
+      stk_o[l] = in_data && area;
+      ovf_o[l] = stk_o[l] &&
+                 ((a ^ (own_w | own_l[32*l +: 32])) & regf) != 32'd0;
       bad_o[l] = mis_o[l] || ovf_o[l] || !(in_data || (store_i && con_o[l]));
+      // Physical line bits: above the area's fields the address's own;
+      // [HB + 2, s + HB) the word field a[s-1:2]; [LS, HB + 2) the warp.
+      pl = 32'd0;
+      for (p = LINE_SHIFT; p < 32; p = p + 1)
+        if (!area || above[p]) pl[p] = a[p];
+      for (p = HB + 2; p < 32; p = p + 1)
+        if (area && !above[p]) pl[p] = a[p - HB];
+      for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
+        if (area) pl[p] = warp_i[p - LINE_SHIFT];
+      pline_o[32*l +: 32] = pl;
     end
     for (l = 0; l < LANES; l = l + 1) begin
       same_o[LANES*l + l] = 1'b1;
       for (k = 0; k < l; k = k + 1) begin
-        a   = addr_i[32*l +: 32];
-        b   = addr_i[32*k +: 32];
-        x   = a ^ b;
-        cmn = (x & HIGH & ~lanef) == 32'd0;   // line bits but the lane field
-        low = (x & LOW & ~lanef) == 32'd0;    // stack: word bits below LS
-        lnb = (x & HIGH & lanef) == 32'd0;    // plain: the lane field too
-        same_o[LANES*k + l] = cmn && ((stk_o[l] && stk_o[k]) ? low : lnb);
+        same_o[LANES*k + l] = pline_o[32*l +: 32] == pline_o[32*k +: 32];
         same_o[LANES*l + k] = same_o[LANES*k + l];
       end
     end
