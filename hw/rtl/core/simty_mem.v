@@ -23,8 +23,9 @@ module simty_mem #(
   input  wire [32*LANES-1:0]   addr_i,
   input  wire [32*LANES-1:0]   sdata_i,
   // From simty_mem_pre, a stage earlier: per lane misaligned, bad
-  // (misaligned or out of range), the console's word; per lane pair the
-  // same line (bit LANES*k + l)
+  // (misaligned, out of range or in another thread's stack), the
+  // console's word, in another thread's stack, in the stack area, its
+  // physical line; per lane pair the same physical line (bit LANES*k + l)
   input  wire [LANES-1:0]      mis_i,
   input  wire [LANES-1:0]      bad_i,
   input  wire [LANES-1:0]      con_i,
