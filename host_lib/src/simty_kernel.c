@@ -533,6 +533,8 @@ const char *simty_fault_name(uint32_t cause)
     return "timeout";
   case SIMTY_FAULT_ABORTED:
     return "aborted";
+  case SIMTY_FAULT_STACK_OVERFLOW:
+    return "stack_overflow";
   default:
     return "unknown";
   }

@@ -114,7 +114,8 @@
   X(STORE_OUT_OF_RANGE, 7, "store outside data memory")                      \
   X(EBREAK, 8, "ebreak")                                                     \
   X(TIMEOUT, 9, "launch time-out")                                           \
-  X(ABORTED, 10, "launch aborted by the host")
+  X(ABORTED, 10, "launch aborted by the host")                              \
+  X(STACK_OVERFLOW, 11, "load or store in another thread's stack")
 
 #ifndef __ASSEMBLER__
 enum simty_fault_cause {

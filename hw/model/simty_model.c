@@ -254,6 +254,15 @@ int simty_model_launch(simty_model *m,
                 m->warps * m->lanes, 1u << stack_log2,
                 (unsigned long long)((uint64_t)stack_top - stacks), stack_top,
                 p->data_end);
+  /* Interleaving rotates address bits inside the area: it must be
+   * aligned to its size (always so when data_size is a power of two). */
+  if (m->data_size % stacks != 0)
+    return fail(m, SIMTY_MODEL_INVALID,
+                "the stack area of %u threads x %u bytes (0x%llx bytes) does "
+                "not divide the data size 0x%x: the area must be aligned to "
+                "its size (use a power-of-two data size)",
+                m->warps * m->lanes, 1u << stack_log2,
+                (unsigned long long)stacks, m->data_size);
 
   if (m->policy == SIMTY_POLICY_IPDOM && !m->rpc_valid &&
       simty__model_cfg_analyse(m) != 0)
@@ -274,6 +283,9 @@ int simty_model_launch(simty_model *m,
   m->args = p->args;
   m->stack_log2 = stack_log2;
   m->stack_top = stack_top;
+  m->area_size = (uint32_t)stacks;
+  m->area_base = stack_top - (uint32_t)stacks;
+  m->harts_shift = (unsigned)__builtin_ctz(m->warps * m->lanes);
   m->max_cycles = p->max_cycles;
   m->nblocks = ((uint64_t)p->nthreads + m->lanes - 1) >> m->lane_shift;
   m->next_block = 0;

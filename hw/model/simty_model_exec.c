@@ -354,6 +354,46 @@ static void st_bytes(uint8_t *p, uint32_t v, unsigned size)
   }
 }
 
+/* ---- Interleaved stacks and the stack guard (docs/architecture.md
+ * section 3, "Stacks") ----
+ *
+ * In the stack area, logical byte `o` from the area's base lies in region
+ * r = o >> s (hart h = N-1-r's stack) at word w and byte b of that
+ * region; it is stored at physical word w * N + h of the area, byte b.
+ * Everything but the memory array itself (faults, the race checker) sees
+ * logical addresses. */
+
+static inline int stack_foreign(const struct simty_model *m, uint32_t a,
+                                uint32_t own_region)
+{
+  uint32_t o = a - m->area_base;
+  return o < m->area_size && o >> m->stack_log2 != own_region;
+}
+
+static inline uint32_t stack_phys(const struct simty_model *m, uint32_t a)
+{
+  uint32_t o = a - m->area_base;
+  if (o >= m->area_size)
+    return a;
+  const unsigned s = m->stack_log2;
+  uint32_t h = (m->area_size >> s) - 1u - (o >> s);
+  uint32_t w = (o & ((1u << s) - 1u)) >> 2;
+  return m->area_base + (((w << m->harts_shift) | h) << 2) + (o & 3u);
+}
+
+/* The fault of lane `l`'s bad address: misaligned, else out of range, else
+ * another thread's stack. */
+static uint32_t mem_cause(uint32_t a, uint32_t align, int in_range,
+                          int store)
+{
+  if (a & align)
+    return store ? SIMTY_FAULT_MISALIGNED_STORE : SIMTY_FAULT_MISALIGNED_LOAD;
+  if (!in_range)
+    return store ? SIMTY_FAULT_STORE_OUT_OF_RANGE
+                 : SIMTY_FAULT_LOAD_OUT_OF_RANGE;
+  return SIMTY_FAULT_STACK_OVERFLOW;
+}
+
 /* ---- M: signed division, with RISC-V's results for y = 0 (quotient
  * -1, remainder x) and -2^31 / -1 (quotient -2^31, remainder 0) ---- */
 
@@ -628,40 +668,44 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
                                       [OP_LBU] = 1, [OP_LHU] = 2};
     const unsigned size = size_of[in->op];
     const uint32_t align = size - 1, last = m->data_size - size;
-    uint32_t addr[SIMTY_MODEL_MAX_LANES];
+    /* lane l's own stack is region own - l of the area */
+    const uint32_t own = (m->area_size >> m->stack_log2) - 1u - wi * n;
+    uint32_t addr[SIMTY_MODEL_MAX_LANES], paddr[SIMTY_MODEL_MAX_LANES];
     uint64_t bad = 0;
     FOR_LANES(M, full, n, {
       uint32_t ad = a[l] + imm;
       addr[l] = ad;
-      bad |= (uint64_t)((ad & align) != 0 || ad - SIMTY_DATA_BASE > last)
+      paddr[l] = stack_phys(m, ad);
+      bad |= (uint64_t)((ad & align) != 0 || ad - SIMTY_DATA_BASE > last ||
+                        stack_foreign(m, ad, own - l))
              << l;
     });
     if (bad) {
       unsigned l = CTZ64(bad);
       simty__model_fault(m, wi, l,
-                         (addr[l] & align) ? SIMTY_FAULT_MISALIGNED_LOAD
-                                           : SIMTY_FAULT_LOAD_OUT_OF_RANGE,
+                         mem_cause(addr[l], align,
+                                   addr[l] - SIMTY_DATA_BASE <= last, 0),
                          pc, addr[l]);
       return -1;
     }
     const unsigned shift = m->line_shift;
-    const uint32_t line = (a[CTZ64(M)] + imm) >> shift; /* leader's line */
+    const uint32_t line = stack_phys(m, a[CTZ64(M)] + imm) >> shift; /* leader's */
     uint64_t served = 0;
-    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    FOR_LANES(M, full, n, served |= (uint64_t)(paddr[l] >> shift == line) << l);
     const int sfull = served == m->full_mask;
     const uint8_t *mem = m->data - SIMTY_DATA_BASE;
     switch ((enum simty_op)in->op) {
     case OP_LB:
       FOR_LANES(served, sfull, n,
-                d[l] = (uint32_t)(int32_t)(int8_t)ld_u8(mem + addr[l]));
+                d[l] = (uint32_t)(int32_t)(int8_t)ld_u8(mem + paddr[l]));
       break;
     case OP_LH:
       FOR_LANES(served, sfull, n,
-                d[l] = (uint32_t)(int32_t)(int16_t)ld_u16(mem + addr[l]));
+                d[l] = (uint32_t)(int32_t)(int16_t)ld_u16(mem + paddr[l]));
       break;
-    case OP_LW: FOR_LANES(served, sfull, n, d[l] = ld_u32(mem + addr[l])); break;
-    case OP_LBU: FOR_LANES(served, sfull, n, d[l] = ld_u8(mem + addr[l])); break;
-    default: FOR_LANES(served, sfull, n, d[l] = ld_u16(mem + addr[l])); break;
+    case OP_LW: FOR_LANES(served, sfull, n, d[l] = ld_u32(mem + paddr[l])); break;
+    case OP_LBU: FOR_LANES(served, sfull, n, d[l] = ld_u8(mem + paddr[l])); break;
+    default: FOR_LANES(served, sfull, n, d[l] = ld_u16(mem + paddr[l])); break;
     }
     if (m->race_fn)
       simty__model_race_access(m, wi, served, addr, size, pc, 0);
@@ -672,29 +716,36 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
   case OP_SB: case OP_SH: case OP_SW: {
     const unsigned size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
     const uint32_t align = size - 1, last = m->data_size - size;
-    uint32_t addr[SIMTY_MODEL_MAX_LANES];
+    /* lane l's own stack is region own - l of the area */
+    const uint32_t own = (m->area_size >> m->stack_log2) - 1u - wi * n;
+    uint32_t addr[SIMTY_MODEL_MAX_LANES], paddr[SIMTY_MODEL_MAX_LANES];
     uint64_t bad = 0;
     FOR_LANES(M, full, n, {
       uint32_t ad = a[l] + imm;
       addr[l] = ad;
+      paddr[l] = stack_phys(m, ad);
       bad |= (uint64_t)((ad & align) != 0 ||
                         (ad - SIMTY_DATA_BASE > last &&
-                         ad - SIMTY_CONSOLE_ADDR > 4u - size))
+                         ad - SIMTY_CONSOLE_ADDR > 4u - size) ||
+                        stack_foreign(m, ad, own - l))
              << l;
     });
     if (bad) {
       unsigned l = CTZ64(bad);
       simty__model_fault(m, wi, l,
-                         (addr[l] & align) ? SIMTY_FAULT_MISALIGNED_STORE
-                                           : SIMTY_FAULT_STORE_OUT_OF_RANGE,
+                         mem_cause(addr[l], align,
+                                   addr[l] - SIMTY_DATA_BASE <= last ||
+                                       addr[l] - SIMTY_CONSOLE_ADDR <=
+                                           4u - size,
+                                   1),
                          pc, addr[l]);
       return -1;
     }
     const unsigned shift = m->line_shift;
-    const uint32_t leader_addr = a[CTZ64(M)] + imm;
+    const uint32_t leader_addr = stack_phys(m, a[CTZ64(M)] + imm);
     const uint32_t line = leader_addr >> shift;
     uint64_t served = 0;
-    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    FOR_LANES(M, full, n, served |= (uint64_t)(paddr[l] >> shift == line) << l);
     if (leader_addr - SIMTY_CONSOLE_ADDR < 4u) {
       /* The console word is its own line: every console lane is served,
        * bytes in lane order. */
@@ -707,10 +758,10 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
       uint8_t *mem = m->data - SIMTY_DATA_BASE;
       /* Ascending lane order: the higher lane's bytes remain. */
       FOR_LANES(served, served == m->full_mask, n,
-                st_bytes(mem + addr[l], b[l], size));
+                st_bytes(mem + paddr[l], b[l], size));
       if (m->nresv)
         for (uint64_t s = served; s; s &= s - 1)
-          simty__model_resv_kill(m, addr[CTZ64(s)]);
+          simty__model_resv_kill(m, paddr[CTZ64(s)]);
       if (m->race_fn)
         simty__model_race_access(m, wi, served, addr, size, pc, 1);
     }
@@ -727,24 +778,27 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
      * reading the value the previous lane left (architecture.md 3). */
     const int is_lr = in->op == OP_LR;
     const uint32_t last = m->data_size - 4;
+    /* lane l's own stack is region own - l of the area */
+    const uint32_t own = (m->area_size >> m->stack_log2) - 1u - wi * n;
     uint32_t addr[SIMTY_MODEL_MAX_LANES];
     uint64_t bad = 0;
     FOR_LANES(M, full, n, {
       uint32_t ad = a[l]; /* no offset: the address is rs1 */
       addr[l] = ad;
-      bad |= (uint64_t)((ad & 3) != 0 || ad - SIMTY_DATA_BASE > last) << l;
+      bad |= (uint64_t)((ad & 3) != 0 || ad - SIMTY_DATA_BASE > last ||
+                        stack_foreign(m, ad, own - l))
+             << l;
     });
     if (bad) {
       unsigned l = CTZ64(bad);
-      uint32_t cause =
-          (addr[l] & 3)
-              ? (is_lr ? SIMTY_FAULT_MISALIGNED_LOAD
-                       : SIMTY_FAULT_MISALIGNED_STORE)
-              : (is_lr ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
-                       : SIMTY_FAULT_STORE_OUT_OF_RANGE);
-      simty__model_fault(m, wi, l, cause, pc, addr[l]);
+      simty__model_fault(m, wi, l,
+                         mem_cause(addr[l], 3,
+                                   addr[l] - SIMTY_DATA_BASE <= last, !is_lr),
+                         pc, addr[l]);
       return -1;
     }
+    /* From here on, physical addresses (reservations included). */
+    FOR_LANES(M, full, n, addr[l] = stack_phys(m, addr[l]));
     const unsigned shift = m->line_shift;
     const uint32_t line = addr[CTZ64(M)] >> shift;
     uint64_t served = 0;

@@ -120,6 +120,12 @@ struct simty_model {
   /* current launch */
   enum simty_model_status status;
   uint32_t entry, nthreads, args, stack_top, stack_log2;
+  /* The stack area [area_base, stack_top), area_size = harts << stack_log2
+   * bytes, harts = 1 << harts_shift hardware threads: loads and stores in
+   * it are checked against the thread's own stack and interleaved
+   * (docs/architecture.md section 3, "Stacks"). */
+  uint32_t area_base, area_size;
+  unsigned harts_shift;
   uint64_t max_cycles;
   uint64_t next_block, nblocks;
   unsigned live_warps;

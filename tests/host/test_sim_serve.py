@@ -6,7 +6,8 @@ quiet unless asked.
 One `simty-sim --serve --port 0` board: `simty info`, `simty run
 --counters`, `simty counters` one after another, each its own connection;
 the counters command sees the run's counters. Then `simty abort` with
-nothing running, a fault with its source line, the next run; a host
+nothing running, a fault with its source line, the next run; a
+stack overflow (the stack guard) and the same kernel with larger stacks; a host
 killed mid-launch leaves the launch running on the board, the next
 commands see it (run refused as busy) and `abort` ends it; the board
 exits 0 at SIGTERM. On the
@@ -86,6 +87,18 @@ try:
              "--args", "table", "--dump", "out:2"])
     check(s.returncode == 0 and s.stdout.splitlines()[-2:] ==
           ["out[0] = 100", "out[1] = 93"], "the board takes the next run", s)
+    # A frame larger than the stack: the stack guard's fault, then the
+    # board runs the next launch.
+    deep = os.path.join(os.path.dirname(KERNEL), "deep_frame.elf")
+    s = run([SIMTY, "--device", uri, "run", deep, "--threads", "16"])
+    check(s.returncode == 3 and
+          "fault: stack_overflow (cause 11)" in s.stderr and
+          " in main at " in s.stderr, "a stack overflow faults", s)
+    s = run([SIMTY, "--device", uri, "run", deep, "--threads", "16",
+             "--stack-log2", "11", "--dump", "out:2"])
+    check(s.returncode == 0 and s.stdout.splitlines()[-2:] ==
+          ["out[0] = 0", "out[1] = 2"],
+          "the board runs the same kernel with 2 KiB stacks", s)
     # A host killed mid-launch: the board keeps running the launch, as a
     # board would; the next commands see it and `abort` ends it.
     spin = os.path.join(os.path.dirname(KERNEL), "spin.elf")
@@ -110,8 +123,8 @@ try:
 finally:
     board.send_signal(signal.SIGTERM)
     _, err = board.communicate(timeout=60)
-check(board.returncode == 0 and "host connected (connection 13)" in err,
-      "the served board took 13 connections and exits 0 at SIGTERM: " + err[-300:])
+check(board.returncode == 0 and "host connected (connection 15)" in err,
+      "the served board took 15 connections and exits 0 at SIGTERM: " + err[-300:])
 
 # The sim URI: a board for one command, quiet unless asked.
 s = run([SIMTY, "--device", "sim", "counters"])

@@ -341,6 +341,75 @@ static void test_amo_faults(void **state)
   }
 }
 
+/* Atomics in the stack area: on a lane's own stack they go through the
+ * interleaving (one transaction for the warp, each lane its own word,
+ * LR/SC reservations per physical word); in another lane's stack they
+ * fault STACK_OVERFLOW. Stacks of 64 bytes (the harness's stack_log2). */
+static void test_amo_stack(void **state)
+{
+  (void)state;
+  const uint32_t top = SIMTY_DATA_BASE + SIMTY_DEFAULT_DATA_SIZE;
+  struct prog p = {0};
+  emit_res_base(&p);
+  emit(&p, CSRR(5, SIMTY_CSR_MHARTID));
+  emit(&p, CSRR(6, SIMTY_CSR_STACK_TOP));
+  emit(&p, SLLI(7, 5, 6));
+  emit(&p, SUB(6, 6, 7));        /* sp */
+  emit(&p, ADDI(8, 6, -4));
+  emit(&p, ADDI(9, 6, -8));
+  emit(&p, ADDI(10, 5, 100));
+  emit(&p, SW(10, 8, 0));         /* [sp-4] = hart + 100 */
+  emit(&p, ADDI(11, 0, 7));
+  emit(&p, AMOADD(12, 11, 8));    /* x12 = hart + 100, [sp-4] += 7 */
+  emit(&p, LR(13, 9));
+  emit(&p, SC(14, 5, 9));         /* x14 = 0, [sp-8] = hart */
+  emit(&p, LW(15, 8, 0));
+  emit(&p, LW(16, 9, 0));
+  emit(&p, SLLI(17, 5, 4));
+  emit(&p, ADD(17, 17, RES));
+  emit(&p, SW(12, 17, 0));
+  emit(&p, SW(14, 17, 4));
+  emit(&p, SW(15, 17, 8));
+  emit(&p, SW(16, 17, 12));
+  emit(&p, ECALL);
+  struct harness *h = harness_ext(1, 4, SIMTY_EXT_A);
+  harness_run(h, &p, 4);
+  expect_done(h);
+  for (uint32_t t = 0; t < 4; t++) {
+    assert_int_equal(peek(h, OUT(4 * t)), t + 100);
+    assert_int_equal(peek(h, OUT(4 * t + 1)), 0);
+    assert_int_equal(peek(h, OUT(4 * t + 2)), t + 107);
+    assert_int_equal(peek(h, OUT(4 * t + 3)), t);
+    /* word 15 (sp - 4) of hart t's stack is physical word 15 * 4 + t */
+    assert_int_equal(peek(h, top - 256 + 4 * (15 * 4 + t)), t + 107);
+  }
+  /* 10 memory instructions: the six on the stacks one transaction each,
+   * the four result stores one per lane (16 bytes apart per lane) */
+  assert_int_equal(h->ctr[SIMTY_CTR_replays_mem], 4 * 3);
+  assert_int_equal(h->ctr[SIMTY_CTR_mem_transactions], 6 + 4 * 4);
+  harness_free(h);
+
+  /* lane 1 adds to hart 0's top word; the others to their own sp - 4 */
+  p.n = 0;
+  emit(&p, CSRR(5, SIMTY_CSR_MHARTID));
+  emit(&p, CSRR(6, SIMTY_CSR_STACK_TOP));
+  emit(&p, SLLI(8, 5, 6));
+  emit(&p, SUB(8, 6, 8));
+  emit(&p, ADDI(8, 8, -4));       /* sp - 4 */
+  emit(&p, ADDI(7, 5, -1));
+  emit(&p, SLTIU(7, 7, 1));
+  emit(&p, SUB(7, 0, 7));
+  emit(&p, ANDI(7, 7, 64));       /* lane 1: 64 */
+  emit(&p, ADD(8, 8, 7));         /* lane 1: top - 4 */
+  uint32_t amo = emit(&p, AMOADD(9, 5, 8));
+  emit(&p, ECALL);
+  h = harness_ext(1, 4, SIMTY_EXT_A);
+  harness_run(h, &p, 4);
+  assert_fault(h, SIMTY_FAULT_STACK_OVERFLOW, amo, 1, 1, top - 4);
+  assert_int_equal(peek(h, top - 4), 0);
+  harness_free(h);
+}
+
 /* ---- Zicntr ---- */
 
 static void test_counters(void **state)
@@ -510,6 +579,7 @@ int main(void)
       cmocka_unit_test(test_sc_fails_after_other_store),
       cmocka_unit_test(test_reservation_ends_with_thread),
       cmocka_unit_test(test_amo_faults),
+      cmocka_unit_test(test_amo_stack),
       cmocka_unit_test(test_counters),
       cmocka_unit_test(test_racecheck),
       cmocka_unit_test(test_random_schedule),

@@ -609,16 +609,23 @@ static void test_access_out_of_range(void **state)
   }
 }
 
-/* Lanes 2 (out of range, aligned) and 3 (misaligned): lane 2 reports. */
+/* Lanes 2 (out of range, aligned) and 3 (misaligned): lane 2 reports.
+ * (Lanes 0 and 1 read the bottom of DATA: end-8 and end-4 would be in
+ * hart 0's stack, a stack overflow for lane 1.) */
 static void test_fault_lowest_lane_wins(void **state)
 {
   (void)state;
   const uint32_t data_end = SIMTY_DATA_BASE + SIMTY_DEFAULT_DATA_SIZE;
   struct prog p = {0};
-  emit_li(&p, 6, data_end - 8);
+  emit_li(&p, 6, SIMTY_DATA_BASE);
+  emit_li(&p, 10, SIMTY_DEFAULT_DATA_SIZE - 8);
   emit(&p, CSRR(5, SIMTY_CSR_TID));
   emit(&p, SLLI(7, 5, 2));
-  emit(&p, ADD(6, 6, 7));      /* end-8, end-4, end, end+4 */
+  emit(&p, ADD(6, 6, 7));      /* base, base+4, base+8, base+12 */
+  emit(&p, SRLI(8, 5, 1));
+  emit(&p, SUB(8, 0, 8));      /* 0, 0, -1, -1 */
+  emit(&p, AND(8, 8, 10));
+  emit(&p, ADD(6, 6, 8));      /* base, base+4, end, end+4 */
   emit(&p, SRLI(8, 5, 1));
   emit(&p, AND(8, 8, 5));      /* 1 on lane 3 only */
   emit(&p, ADD(6, 6, 8));      /* lane 3: end+5, misaligned */
@@ -628,6 +635,166 @@ static void test_fault_lowest_lane_wins(void **state)
   harness_run(h, &p, 4);
   assert_fault(h, SIMTY_FAULT_LOAD_OUT_OF_RANGE, lw, 2, 2, data_end);
   harness_free(h);
+}
+
+/* ---- Interleaved stacks and the stack guard (architecture.md 3) ---- */
+
+/* x6 = this thread's sp: stack_top - (mhartid << 6) (the harness
+ * launches with stack_log2 = 6), x5 = mhartid. */
+static void emit_sp(struct prog *p)
+{
+  emit(p, CSRR(5, SIMTY_CSR_MHARTID));
+  emit(p, CSRR(6, SIMTY_CSR_STACK_TOP));
+  emit(p, SLLI(7, 5, 6));
+  emit(p, SUB(6, 6, 7));
+}
+
+/* 16 harts of 64-byte stacks: each stores hart * 16 + k at sp - 4(k+1)
+ * and a byte at its stack's lowest word + 1, then reads two of them back
+ * through the same pointers. Physically, logical word w of hart h's
+ * stack (w counted from the stack's bottom) is word w * 16 + h of the
+ * area, so every access of a warp is one transaction. */
+static void test_stack_interleaved(void **state)
+{
+  (void)state;
+  const uint32_t top = SIMTY_DATA_BASE + SIMTY_DEFAULT_DATA_SIZE;
+  const uint32_t N = 16, base = top - (N << 6);
+  struct prog p = {0};
+  emit_res_base(&p);
+  emit_sp(&p);
+  emit(&p, SLLI(8, 5, 4));
+  for (int k = 0; k < 4; k++) {
+    emit(&p, ADDI(9, 8, k));
+    emit(&p, SW(9, 6, -4 * (k + 1)));
+  }
+  emit(&p, SB(5, 6, -64 + 1));
+  emit(&p, LW(10, 6, -8));         /* hart * 16 + 1 */
+  emit(&p, LBU(11, 6, -63));       /* hart */
+  emit(&p, SLLI(12, 5, 2));
+  emit(&p, ADD(12, 12, RES));
+  emit(&p, SW(10, 12, 0));         /* OUT(hart) */
+  emit(&p, SW(11, 12, 64));        /* OUT(16 + hart) */
+  emit(&p, ECALL);
+  struct harness *h = harness_new(4, 4);
+  assert_int_equal(harness_run(h, &p, N), SIMTY_MODEL_DONE);
+  for (uint32_t hart = 0; hart < N; hart++) {
+    for (uint32_t k = 0; k < 4; k++) {
+      uint32_t w = 15 - k; /* sp - 4(k+1) is word 15 - k of the stack */
+      assert_int_equal(peek(h, base + 4 * (w * N + hart)), hart * 16 + k);
+    }
+    assert_int_equal(peek(h, base + 4 * hart), hart << 8);
+    assert_int_equal(peek(h, OUT(hart)), hart * 16 + 1);
+    assert_int_equal(peek(h, OUT(16 + hart)), hart);
+  }
+  /* 4 warps x 9 memory instructions, each one full transaction */
+  assert_int_equal(h->ctr[SIMTY_CTR_mem_transactions], 4 * 9);
+  assert_int_equal(h->ctr[SIMTY_CTR_mem_requests], 4 * 9 * 4);
+  assert_int_equal(h->ctr[SIMTY_CTR_replays_mem], 0);
+  harness_free(h);
+}
+
+/* A lane whose access lands in another hart's stack faults
+ * STACK_OVERFLOW (lowest such lane, logical address), after misaligned
+ * and out-of-range lanes; nothing is written; the next launch runs. */
+static void test_stack_guard(void **state)
+{
+  (void)state;
+  const uint32_t top = SIMTY_DATA_BASE + SIMTY_DEFAULT_DATA_SIZE;
+  struct harness *h = harness_new(1, 4);
+  /* Every lane stores just below its own stack: lanes 0-2 into harts
+   * 1-3's stacks, lane 3 (the lowest stack) below the area, into kernel
+   * data, which the guard does not cover. */
+  struct prog p = {0};
+  emit_sp(&p);
+  uint32_t sw = emit(&p, SW(5, 6, -64 - 4));
+  emit(&p, ECALL);
+  harness_run(h, &p, 4);
+  assert_fault(h, SIMTY_FAULT_STACK_OVERFLOW, sw, 0, 0, top - 64 - 4);
+  for (uint32_t a = top - 4 * 64 - 4; a < top; a += 4)
+    assert_int_equal(peek(h, a), 0);
+  /* Only lane 2 strays, with a load at sp + 4 (hart 1's stack). */
+  p.n = 0;
+  emit_sp(&p);
+  emit(&p, ADDI(8, 5, -2));
+  emit(&p, SLTIU(8, 8, 1));         /* 1 on lane 2 */
+  emit(&p, SLLI(8, 8, 3));
+  emit(&p, ADDI(6, 6, -4));
+  emit(&p, ADD(6, 6, 8));           /* sp - 4, lane 2: sp + 4 */
+  uint32_t lw = emit(&p, LW(9, 6, 0));
+  emit(&p, ECALL);
+  harness_run(h, &p, 4);
+  assert_fault(h, SIMTY_FAULT_STACK_OVERFLOW, lw, 2, 2, top - 2 * 64 + 4);
+  /* Lane 1 misaligned in its own stack, lane 0 in hart 1's: lane 0, the
+   * lowest, reports stack_overflow; lane 1 alone reports misaligned. */
+  p.n = 0;
+  emit_sp(&p);
+  emit(&p, ADDI(8, 5, -1));
+  emit(&p, SLTIU(8, 8, 1));         /* 1 on lane 1 */
+  emit(&p, ADD(6, 6, 8));
+  emit(&p, ADDI(6, 6, -8));         /* sp - 8, lane 1: sp - 7 */
+  emit(&p, SLTIU(9, 5, 1));         /* 1 on lane 0 */
+  emit(&p, SUB(9, 0, 9));
+  emit(&p, ANDI(9, 9, -64));
+  emit(&p, ADD(6, 6, 9));           /* lane 0: sp - 72 */
+  uint32_t lh = emit(&p, LH(10, 6, 0));
+  emit(&p, ECALL);
+  harness_run(h, &p, 4);
+  assert_fault(h, SIMTY_FAULT_STACK_OVERFLOW, lh, 0, 0, top - 72);
+  /* The device runs the next launch: every lane within its own stack. */
+  p.n = 0;
+  emit_sp(&p);
+  emit(&p, SW(5, 6, -64));
+  emit(&p, SW(5, 6, -4));
+  emit(&p, LW(9, 6, -64));
+  emit(&p, ECALL);
+  assert_int_equal(harness_run(h, &p, 4), SIMTY_MODEL_DONE);
+  assert_int_equal(h->ctr[SIMTY_CTR_mem_transactions], 3);
+  harness_free(h);
+}
+
+/* Lane 1 alone strays, misaligned, into hart 0's stack: misaligned is
+ * checked first. */
+static void test_stack_guard_misaligned_first(void **state)
+{
+  (void)state;
+  const uint32_t top = SIMTY_DATA_BASE + SIMTY_DEFAULT_DATA_SIZE;
+  struct harness *h = harness_new(1, 4);
+  struct prog p = {0};
+  emit_sp(&p);
+  emit(&p, ADDI(8, 5, -1));
+  emit(&p, SLTIU(8, 8, 1));            /* 1 on lane 1 */
+  emit(&p, ADDI(9, 0, 5));
+  emit(&p, SUB(8, 0, 8));
+  emit(&p, AND(8, 8, 9));              /* 5 on lane 1 */
+  emit(&p, ADDI(6, 6, -4));
+  emit(&p, ADD(6, 6, 8));              /* sp - 4, lane 1: sp + 1 */
+  uint32_t sh = emit(&p, SH(5, 6, 0));
+  emit(&p, ECALL);
+  harness_run(h, &p, 4);
+  assert_fault(h, SIMTY_FAULT_MISALIGNED_STORE, sh, 1, 1, top - 64 + 1);
+  harness_free(h);
+}
+
+/* The area must be aligned to its size: 20 KiB of DATA holds 16 stacks of
+ * 256 bytes (4 KiB divides it) but not of 1 KiB. */
+static void test_stack_area_alignment(void **state)
+{
+  (void)state;
+  simty_model *m = NULL;
+  struct simty_model_config cfg = {4, 4, 0x4000, 0x5000};
+  assert_int_equal(simty_model_create(&cfg, &m), 0);
+  const uint32_t ecall = ECALL;
+  assert_int_equal(simty_model_write(m, SIMTY_CODE_BASE, &ecall, 4), 0);
+  struct simty_model_launch_params lp = {.entry = SIMTY_CODE_BASE,
+                                         .nthreads = 16,
+                                         .stack_log2 = 10,
+                                         .data_end = SIMTY_DATA_BASE};
+  assert_int_equal(simty_model_launch(m, &lp), SIMTY_MODEL_INVALID);
+  assert_non_null(strstr(simty_model_last_error(m), "aligned"));
+  lp.stack_log2 = 8;
+  assert_int_equal(simty_model_launch(m, &lp), 0);
+  assert_int_equal(simty_model_run(m, 0), SIMTY_MODEL_DONE);
+  simty_model_destroy(m);
 }
 
 static void test_console_store(void **state)
@@ -842,6 +1009,10 @@ int main(void)
       cmocka_unit_test(test_misaligned_store_writes_nothing),
       cmocka_unit_test(test_access_out_of_range),
       cmocka_unit_test(test_fault_lowest_lane_wins),
+      cmocka_unit_test(test_stack_interleaved),
+      cmocka_unit_test(test_stack_guard),
+      cmocka_unit_test(test_stack_guard_misaligned_first),
+      cmocka_unit_test(test_stack_area_alignment),
       cmocka_unit_test(test_console_store),
       cmocka_unit_test(test_ebreak),
       cmocka_unit_test(test_illegal_encodings),

@@ -84,7 +84,7 @@ def main():
           "--float-printf prints floats: %r %r" % (out, err))
 
     # printf's stack: float fits 512 bytes, integer 256; an overflow into
-    # the neighbouring stacks shows as races there
+    # the neighbouring stack faults stack_overflow (the stack guard)
     for elf, log2 in ((float_elf, "9"), (default_elf, "8")):
         rc, out, err = run(model, "--threads", "16", "--racecheck",
                            "--stack-log2", log2, elf)
@@ -92,8 +92,8 @@ def main():
               "%s fits 2^%s-byte stacks: %d %r" % (elf, log2, rc, err[-200:]))
     rc, out, err = run(model, "--threads", "16", "--racecheck",
                        "--stack-log2", "7", default_elf)
-    check(rc != 0 and "(stack of hart" in err,
-          "printf overflowing 128-byte stacks races: %d %r" % (rc, err[-300:]))
+    check(rc == 3 and "fault: stack_overflow (cause 11)" in err,
+          "printf overflowing 128-byte stacks faults: %d %r" % (rc, err[-300:]))
 
     # --isa: the attributes, and bad values
     for isa, tag in (("rv32im", "_m2p0"), ("rv32ia", "_a2p1"),

@@ -526,22 +526,31 @@ module simty_core #(
 
   // The memory arbiter's per-lane checks and lane-pair line compares, on
   // the addresses the ALUs just computed; registered into MB.
-  wire [LANES-1:0]       ex_mis, ex_bad, ex_con;
+  wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
-  simty_mem_pre #(.LANES(LANES), .DATA_SIZE(DATA_SIZE)) u_mem_pre (
-    .store_i (ex_store),
-    .size_i  (ex_size),
-    .addr_i  (ex_res),
-    .mis_o   (ex_mis),
-    .bad_o   (ex_bad),
-    .con_o   (ex_con),
-    .same_o  (ex_same)
+  wire [32*LANES-1:0]    ex_pline;
+  simty_mem_pre #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                  .DATA_SIZE(DATA_SIZE)) u_mem_pre (
+    .clk_i        (clk_i),
+    .stack_log2_i (launch_stack_log2_i),
+    .warp_i       (ex_warp),
+    .store_i      (ex_store),
+    .size_i       (ex_size),
+    .addr_i       (ex_res),
+    .mis_o        (ex_mis),
+    .bad_o        (ex_bad),
+    .ovf_o        (ex_ovf),
+    .stk_o        (ex_stk),
+    .con_o        (ex_con),
+    .same_o       (ex_same),
+    .pline_o      (ex_pline)
   );
 
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
-  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con;
+  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con, mb_ovf, mb_stk;
+  reg  [32*LANES-1:0]    mb_pline;
   reg  [LANES*LANES-1:0] mb_same;
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
@@ -598,6 +607,9 @@ module simty_core #(
     mb_bad      <= ex_bad;
     mb_con      <= ex_con;
     mb_same     <= ex_same;
+    mb_ovf      <= ex_ovf;
+    mb_stk      <= ex_stk;
+    mb_pline    <= ex_pline;
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
@@ -642,6 +654,9 @@ module simty_core #(
     .bad_i         (mb_bad),
     .con_i         (mb_con),
     .same_i        (mb_same),
+    .ovf_i         (mb_ovf),
+    .stk_i         (mb_stk),
+    .pline_i       (mb_pline),
     .fault_o       (mem_fault),
     .fault_cause_o (mem_cause),
     .fault_lane_o  (mem_flane),
@@ -887,7 +902,15 @@ module simty_core #(
   // and a combinational block is state to Verilator.
   generate
     for (l = 0; l < LANES; l = l + 1) begin : gen_off
-      always @(posedge clk_i) ga_off[LS*l +: LS] <= mb_res[32*l +: LS];
+      // a stack lane's word in the line is its lane (simty_mem_pre)
+      localparam [31:0] LW = l;
+      if (LS > 2) begin : gen_word
+        always @(posedge clk_i)
+          ga_off[LS*l +: LS] <= mb_stk[l] ? {LW[LS-3:0], mb_res[32*l +: 2]}
+                                          : mb_res[32*l +: LS];
+      end else begin : gen_one
+        always @(posedge clk_i) ga_off[LS*l +: LS] <= mb_res[32*l +: LS];
+      end
     end
   endgenerate
 

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mem: memory arbiter and coalescer (membership stage). Checks every
-// lane's address (alignment, then range; the lowest bad lane faults), picks
-// the leader (lowest lane) and serves the lanes whose address lies in the
-// leader's line of LANES words in one transaction, merging store bytes with
-// the higher lane winning. The other lanes replay (docs/architecture.md 3).
+// lane's address (alignment, then range, then the stack guard; the lowest
+// bad lane faults), picks the leader (lowest lane) and serves the lanes
+// whose physical address lies in the leader's line of LANES words in one
+// transaction, merging store bytes with the higher lane winning. The other
+// lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
+// in its own stack since it does not fault) is at physical word w * N + h
+// (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
+// computed.
 `default_nettype none
 
 module simty_mem #(
@@ -19,12 +23,16 @@ module simty_mem #(
   input  wire [32*LANES-1:0]   addr_i,
   input  wire [32*LANES-1:0]   sdata_i,
   // From simty_mem_pre, a stage earlier: per lane misaligned, bad
-  // (misaligned or out of range), the console's word; per lane pair the
-  // same line (bit LANES*k + l)
+  // (misaligned, out of range or in another thread's stack), the
+  // console's word, in another thread's stack, in the stack area, its
+  // physical line; per lane pair the same physical line (bit LANES*k + l)
   input  wire [LANES-1:0]      mis_i,
   input  wire [LANES-1:0]      bad_i,
   input  wire [LANES-1:0]      con_i,
   input  wire [LANES*LANES-1:0] same_i,
+  input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
+  input  wire [LANES-1:0]      stk_i,       // in the stack area
+  input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -43,9 +51,9 @@ module simty_mem #(
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam [31:0]  WORD_MASK  = LANES - 1;
-
-  wire [31:0] lead_addr = addr_i[32*leader_i +: 32];
-  wire [31:0] lead_line = lead_addr >> LINE_SHIFT;
+  // Each lane's physical line comes from simty_mem_pre (EX), registered:
+  // the leader picks one, as it picked an address before.
+  wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
   wire [LANES-1:0] lead_same = same_i[LANES*leader_i +: LANES];
 
   integer l;
@@ -63,6 +71,7 @@ module simty_mem #(
         fault_addr_o = addr_i[32*l +: 32];
         if (mis_i[l]) fault_cause_o = load_i ? SIMTY_FAULT_MISALIGNED_LOAD
                                              : SIMTY_FAULT_MISALIGNED_STORE;
+        else if (ovf_i[l]) fault_cause_o = SIMTY_FAULT_STACK_OVERFLOW;
         else fault_cause_o = load_i ? SIMTY_FAULT_LOAD_OUT_OF_RANGE
                                     : SIMTY_FAULT_STORE_OUT_OF_RANGE;
       end
@@ -111,7 +120,8 @@ module simty_mem #(
       any = 4'b0000;
       for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
         qi = q2[LB-1:0];
-        if (served_o[q2] && ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j) begin
+        if (served_o[q2] && (stk_i[q2] ? q2 == j
+                             : ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j)) begin
           f   = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
                  {LB{lbe[4*q2]}}};
           win = (win & ~f) | ({4{qi}} & f);

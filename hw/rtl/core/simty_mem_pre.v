@@ -1,32 +1,60 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mem_pre: the per-lane half of the memory arbiter, computed in EX
 // from the ALU's addresses and registered into MB, where simty_mem only
-// selects with the leader: for every lane its alignment and range checks
-// and whether its word is the console's, and for every pair of lanes
-// whether their addresses share a line. The leader (the lowest active
-// lane, from HCT1's mask in MB) then picks a row of precomputed bits
-// instead of a 32-bit address that every lane compares against.
+// selects with the leader: for every lane its alignment, range and stack
+// guard checks, whether its word is the console's and whether it is in
+// the stack area, and for every pair of lanes whether their physical
+// addresses share a line. The leader (the lowest active lane, from HCT1's
+// mask in MB) then picks a row of precomputed bits instead of a 32-bit
+// address that every lane compares against.
+//
+// Stacks (docs/architecture.md section 3, "Stacks"): the area is the top
+// N << s bytes of DATA (N = WARPS * LANES, s = stack_log2; DATA_SIZE a
+// power of two, so the area is aligned to its size). Logical offset
+// (region r, word w, byte b) in it is physical word w * N + h, h = ~r the
+// region's hardware thread. A lane outside its own stack faults (ovf_o),
+// so a stack lane that does not fault has r = ~h: its physical word in
+// the line is its own lane number and its physical line is
+// {area bits, w, warp}, a 2:1 multiplexer per line bit on "in the area"
+// (bits [s + HB, DSB) of the address all set: an AND of a few bits) with
+// the launch's masks. That physical line (pline_o) is what the lane-pair
+// compares see, and what MB's leader picks for the transaction's address.
 `default_nettype none
 
 module simty_mem_pre #(
+  parameter integer WARPS = 4,
   parameter integer LANES = 4,
+  parameter integer WARP_BITS = 2,
   parameter [31:0]  DATA_SIZE = 32'h0010_0000
 ) (
+  input  wire                     clk_i,
+  input  wire [4:0]               stack_log2_i,  // launch constant
+  input  wire [WARP_BITS-1:0]     warp_i,
   input  wire                     store_i,
   input  wire [1:0]               size_i,
   input  wire [32*LANES-1:0]      addr_i,
   output reg  [LANES-1:0]         mis_o,     // misaligned for size_i
-  output reg  [LANES-1:0]         bad_o,     // misaligned or out of range
+  output reg  [LANES-1:0]         bad_o,     // misaligned, out of range or
+                                             // in another thread's stack
+  output reg  [LANES-1:0]         ovf_o,     // in another thread's stack
+  output reg  [LANES-1:0]         stk_o,     // in the stack area
   output reg  [LANES-1:0]         con_o,     // the console's word
-  // bit LANES*k + l: lanes k and l address the same line
-  output reg  [LANES*LANES-1:0]   same_o
+  // bit LANES*k + l: lanes k and l address the same physical line
+  output reg  [LANES*LANES-1:0]   same_o,
+  // per lane its physical address's line bits (bits [LS, 32); below LS:
+  // 0), for MB's transaction address
+  output reg  [32*LANES-1:0]      pline_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
 `include "simty_arch.vh"
 // verilator lint_on UNUSEDPARAM
 
-  localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
+  localparam integer LB2 = (LANES > 1) ? $clog2(LANES) : 0;
+  localparam integer WB2 = (WARPS > 1) ? $clog2(WARPS) : 0;
+  localparam integer HB  = LB2 + WB2;          // log2(N)
+  localparam integer LINE_SHIFT = 2 + LB2;
+  localparam integer DSB = $clog2(DATA_SIZE);   // DATA_SIZE = 2^DSB
   // Range checks on aligned addresses only (a misaligned lane faults as
   // misaligned whatever its range): an aligned access of any size is in
   // DATA iff its first byte is, and in CONSOLE iff its word is. DATA lies
@@ -34,21 +62,99 @@ module simty_mem_pre #(
   localparam [31:0] DB = SIMTY_DATA_BASE;
   localparam [31:0] CA = SIMTY_CONSOLE_ADDR;
   localparam [24:0] DS = DATA_SIZE[24:0];
-  reg [31:0] a, b;
-  integer l, k;
+  localparam [31:0] DMASK = (32'd1 << DSB) - 32'd1;
+
+  generate
+    if ((DATA_SIZE & (DATA_SIZE - 1)) != 0 || DATA_SIZE > 32'h0100_0000)
+      begin : data_size_must_be_a_power_of_two_up_to_16_MiB
+        simty_mem_pre_bad_data_size u_error ();
+      end
+  endgenerate
+
+  // Launch masks, registered from stack_log2_i (stable while a launch
+  // runs; the first access comes many cycles after it is set). Only the
+  // bits [SMIN, DSB) can be fields of the area (s >= SMIN; a launch with
+  // s + log2(N) > DSB is refused), so only those are registers:
+  //   sdec  bit s (one-hot)
+  //   regf  bits [s, s + HB): the region field
+  //   above bits [s + HB, 32)
+  localparam integer SMIN = 6;                    // SIMTY_STACK_LOG2_MIN
+  localparam integer WLO  = SMIN;
+  localparam integer WHI  = (DSB > SMIN) ? DSB : SMIN + 1;   // [WLO, WHI)
+  reg  [WHI-1:WLO] sdec_q, regf_q, above_q;
+  wire [31:0] s32 = {27'd0, stack_log2_i};
+  integer q;
+  always @(posedge clk_i)
+    for (q = WLO; q < WHI; q = q + 1) begin
+      sdec_q[q]  <= q == s32;
+      regf_q[q]  <= q >= s32 && q < s32 + HB;
+      above_q[q] <= q >= s32 + HB;
+    end
+  wire [31:0] sdec, regf, above;
+  generate
+    if (WHI < 32) begin : gen_hi
+      assign sdec[31:WHI]  = {(32-WHI){1'b0}};
+      assign regf[31:WHI]  = {(32-WHI){1'b0}};
+      assign above[31:WHI] = {(32-WHI){1'b1}};
+    end
+  endgenerate
+  assign sdec[WHI-1:0]  = {sdec_q, {WLO{1'b0}}};
+  assign regf[WHI-1:0]  = {regf_q, {WLO{1'b0}}};
+  assign above[WHI-1:0] = {above_q, {WLO{1'b0}}};
+
+  // The region field of each lane's own stack is ~h << s, h = {warp,
+  // lane}: the warp's part (~warp << (s + LB2)), one for all lanes, and
+  // each lane's constant part (~lane << s), a few bits of the one-hot s.
+  reg [31:0] own_w, nl;
+  reg [32*LANES-1:0] own_l;
+  integer l, k, j, p;
+  always @* begin
+    own_w = 32'd0;
+    for (j = 0; j < WB2; j = j + 1)
+      for (p = WLO + LB2 + j; p < WHI; p = p + 1)
+        if (!warp_i[j]) own_w[p] = own_w[p] | sdec[p - LB2 - j];
+    own_l = {32*LANES{1'b0}};
+    for (l = 0; l < LANES; l = l + 1) begin
+      nl = ~l;
+      for (j = 0; j < LB2; j = j + 1)
+        for (p = WLO + j; p < WHI; p = p + 1)
+          if (nl[j]) own_l[32*l + p] = own_l[32*l + p] | sdec[p - j];
+    end
+  end
+
+  reg [31:0] a, pl;
+  reg        in_data, area;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
       a        = addr_i[32*l +: 32];
       mis_o[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
       con_o[l] = a[31:2] == CA[31:2];
-      bad_o[l] = mis_o[l] ||
-                 !((a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS) ||
-                   (store_i && con_o[l]));
+      in_data  = a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS;
+      // Every bit of [s + HB, DSB) set: in the area if in DATA. The
+      // physical line takes this alone (a lane outside DATA faults, or is
+      // a console store, whose line is compared only with other console
+      // lanes', mapped alike), so it does not wait for the range compare.
+      area     = ((a | ~above) & DMASK) == DMASK;
+      stk_o[l] = in_data && area;
+      ovf_o[l] = stk_o[l] &&
+                 ((a ^ (own_w | own_l[32*l +: 32])) & regf) != 32'd0;
+      bad_o[l] = mis_o[l] || ovf_o[l] || !(in_data || (store_i && con_o[l]));
+      // Physical line bits: above the area's fields the address's own;
+      // [HB + 2, s + HB) the word field a[s-1:2]; [LS, HB + 2) the warp.
+      pl = 32'd0;
+      for (p = LINE_SHIFT; p < 32; p = p + 1)
+        if (!area || above[p]) pl[p] = a[p];
+      for (p = HB + 2; p < 32; p = p + 1)
+        if (area && !above[p]) pl[p] = a[p - HB];
+      for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
+        if (area) pl[p] = warp_i[p - LINE_SHIFT];
+      pline_o[32*l +: 32] = pl;
+    end
+    for (l = 0; l < LANES; l = l + 1) begin
       same_o[LANES*l + l] = 1'b1;
       for (k = 0; k < l; k = k + 1) begin
-        b = addr_i[32*k +: 32];
-        same_o[LANES*k + l] = (a >> LINE_SHIFT) == (b >> LINE_SHIFT);
+        same_o[LANES*k + l] = pline_o[32*l +: 32] == pline_o[32*k +: 32];
         same_o[LANES*l + k] = same_o[LANES*k + l];
       end
     end
