@@ -104,6 +104,7 @@ module simty_membership #(
   reg [PW-1:0]  h1_wd, h2_wd;
   wire [PW-1:0] h2s;                   // the sorter's copy of HCT2
   reg [WARP_BITS-1:0] sw_q;            // the sorter's warp
+  wire [WARP_BITS-1:0] h2s_ra;         // its read: the warp it picks / has
 
   localparam integer HOT_STYLE = (HOT_LUTRAM != 0) ? 2 : 1;
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
@@ -119,7 +120,7 @@ module simty_membership #(
   // The same table for the sorter: written as HCT2, read at its warp.
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
                    .SAME_CYCLE(0)) u_hct2s (
-    .clk_i (clk_i), .re_i (1'b1), .raddr_i (sw_q),
+    .clk_i (clk_i), .re_i (1'b1), .raddr_i (h2s_ra),
     .rdata_o (h2s), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)
   );
   // The sorter never takes EX's HCT2 read: no instruction loses its read.
@@ -197,6 +198,7 @@ module simty_membership #(
   reg [PW-1:0]        p_q, p_d;       // path being inserted / new HCT2
   reg                 chain_q, chain_d; // a rebalance follows the insert
   reg                 reins_q, reins_d; // an insert follows the rebalance
+  reg                 byp_q, byp_d;     // p came from MB's push register
   reg [WARP_BITS-1:0] rr_q;
 
   // MB's push, registered: written the cycle after the update.
@@ -229,6 +231,8 @@ module simty_membership #(
   wire [NB-1:0] n_sw   = n_q[sw_q];
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];
   wire [SB-1:0] top_s  = n_sw_s - ONE_S;
+  wire [SB-1:0] n_pk_s = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
+  assign h2s_ra = (st_q == S_IDLE) ? pick_w : sw_q;
   wire [SB-1:0] i_up   = i_q + ONE_S;
   wire [SB-1:0] i_dn   = i_q - ONE_S;
   wire [WARPS-1:0] jobs = ins_q | reb_q;
@@ -263,7 +267,7 @@ module simty_membership #(
   // After an insert: the rebalance queued with it, or the end.
   wire [3:0] s_next = chain_q ? S_REB_RD : S_DONE;
 
-  reg n_inc_r, n_dec_r, done, smerge_r;
+  reg n_inc_r, n_dec_r, done_r, smerge_r, h2w;
   always @* begin
     st_d     = st_q;
     sw_d     = sw_q;
@@ -271,6 +275,7 @@ module simty_membership #(
     p_d      = p_q;
     chain_d  = chain_q;
     reins_d  = reins_q;
+    byp_d    = byp_q;
     e_re     = 1'b0;
     e_ra     = {sw_q, i_q};
     e_we     = 1'b0;
@@ -278,23 +283,39 @@ module simty_membership #(
     e_wd     = p_q;
     n_inc_r  = 1'b0;
     n_dec_r  = 1'b0;
-    done     = 1'b0;
+    done_r   = 1'b0;
     smerge_r = 1'b0;
+    h2w      = 1'b0;
     case (st_q)
+      // A picked warp's first read is issued at once: its path at slot n
+      // (insert) or its top (rebalance; HCT2 is read at pick_w too).
       S_IDLE: if (pick_v) begin
         sw_d    = pick_w;
         chain_d = ins_q[pick_w] && reb_q[pick_w];
-        st_d    = ins_q[pick_w] ? S_INS_P : S_REB_RD;
+        e_re    = 1'b1;
+        if (ins_q[pick_w]) begin
+          // the path may still be in MB's registered push (written at
+          // the end of this cycle): then it is taken from there
+          e_ra  = {pick_w, n_pk_s};
+          p_d   = push_d_q;
+          byp_d = push_q && push_a_q == {pick_w, n_pk_s};
+          st_d  = S_INS_L;
+        end else begin
+          e_ra = {pick_w, n_pk_s - ONE_S};
+          st_d = S_REB_CMP;
+        end
       end
       // insert: the new path sits at slot n, above the n sorted entries
       S_INS_P: begin
         e_re    = 1'b1;
         e_ra    = {sw_q, n_sw_s};
         reins_d = 1'b0;
+        byp_d   = 1'b0;
         st_d    = S_INS_L;
       end
       S_INS_L: begin
-        p_d = cct_rd;
+        if (!byp_q) p_d = cct_rd;
+        byp_d = 1'b0;
         if (n_sw == {NB{1'b0}}) begin
           n_inc_r = 1'b1;
           chain_d = 1'b0;
@@ -366,12 +387,16 @@ module simty_membership #(
         e_ra = {sw_q, top_s};
         st_d = S_REB_CMP;
       end
+      // The higher of the two is written to HCT2 in this cycle if its
+      // port is free (else from S_REB_H2WR, see st_q).
       S_REB_CMP: begin
         if (h2s_v && !top_gt_h && !top_eq_h) begin
-          st_d = S_DONE;                  // HCT2 is above the top already
+          done_r = 1'b1;                  // HCT2 is above the top already
+          st_d = S_IDLE;
         end else begin
-          n_dec_r = 1'b1;                 // the top leaves the CCT
-          p_d     = top_eq_h ? rd_or_h : cct_rd;
+          h2w      = 1'b1;
+          n_dec_r  = 1'b1;                // the top leaves the CCT
+          p_d      = top_eq_h ? rd_or_h : cct_rd;
           smerge_r = top_eq_h;
           if (top_gt_h) begin
             // the old HCT2 takes the top's slot and is inserted from there
@@ -379,21 +404,32 @@ module simty_membership #(
             e_wa    = {sw_q, top_s};
             e_wd    = h2s;
             reins_d = 1'b1;
+            st_d    = S_INS_P;
+          end else begin
+            done_r = 1'b1;
+            st_d = S_IDLE;
           end
-          st_d = S_REB_H2WR;
         end
       end
-      S_REB_H2WR: st_d = reins_q ? S_INS_P : S_DONE;  // when HCT2's port is free
+      S_REB_H2WR: begin
+        h2w = 1'b1;
+        done_r = !reins_q;
+        st_d = reins_q ? S_INS_P : S_IDLE;
+      end
       S_DONE: begin
-        done = 1'b1;
+        done_r = 1'b1;
         st_d = S_IDLE;
       end
       default: st_d = S_IDLE;
     endcase
   end
+  // The sorter's HCT2 write waits while an update or a dispatch writes.
+  wire h2_wait = h2w && !port_h2_free;
+  wire h2_swe  = h2w && !e_stall && port_h2_free;
   wire n_inc  = n_inc_r && !e_stall;
   wire n_dec  = n_dec_r && !e_stall;
   wire smerge = smerge_r && !e_stall;
+  wire done   = done_r && !e_stall && !h2_wait;
   assign busy_o = st_q != S_IDLE || push_q;
 
   // HCT writes
@@ -414,22 +450,23 @@ module simty_membership #(
       h2_we = 1'b1;
       h2_wa = disp_warp_i;
       h2_wd = {PW{1'b0}};
-    end else if (st_q == S_REB_H2WR) begin
+    end else if (h2w && !e_stall) begin
       h2_we = 1'b1;
       h2_wa = sw_q;
-      h2_wd = p_q;
+      h2_wd = (st_q == S_REB_H2WR) ? p_q : p_d;
     end
   end
 
   // Peak: the CCT size once a warp's paths are settled again (the end of
   // its jobs, or a push on the top).
-  wire [NB-1:0]   n_mb1 = n_mb + 1'b1;
+  wire [NB-1:0]   n_mb1  = n_mb + 1'b1;
+  wire [NB-1:0]   n_done = n_dec ? n_sw - 1'b1 : n_sw;   // after the job
   reg             peak_v_q;
   reg [NB-1:0]    peak_q;
   always @(posedge clk_i) begin
     if (rst_i) peak_v_q <= 1'b0;
     else peak_v_q <= done || pushtop;
-    peak_q <= (pushtop && !(done && n_sw > n_mb1)) ? n_mb1 : n_sw;
+    peak_q <= (pushtop && !(done && n_done > n_mb1)) ? n_mb1 : n_done;
   end
   assign peak_valid_o = peak_v_q;
   assign peak_o       = peak_q;
@@ -443,7 +480,7 @@ module simty_membership #(
       // stays out of the block above, which then does not depend on the
       // core's dispatch input: the simulator evaluates it once a cycle.
       if (!e_stall)
-        st_q <= (st_q == S_REB_H2WR && !port_h2_free) ? S_REB_H2WR : st_d;
+        st_q <= h2_wait ? S_REB_H2WR : st_d;
       if (st_q == S_IDLE && pick_v) rr_q <= pick_w;
     end
     if (!e_stall) begin
@@ -452,6 +489,7 @@ module simty_membership #(
       p_q     <= p_d;
       chain_q <= chain_d;
       reins_q <= reins_d;
+      byp_q   <= byp_d;
     end
   end
 
@@ -466,7 +504,7 @@ module simty_membership #(
   wire [WARPS-1:0] d_at   = `SIMTY_AT(disp_go, disp_warp_i);
   wire [WARPS-1:0] m_at   = `SIMTY_AT(commit_i, mb_warp_i);
   wire [WARPS-1:0] s_done = `SIMTY_AT(done, sw_q);
-  wire [WARPS-1:0] s_h2wr = `SIMTY_AT(st_q == S_REB_H2WR, sw_q);
+  wire [WARPS-1:0] s_h2wr = `SIMTY_AT(h2_swe, sw_q);
   always @(posedge clk_i) begin
     if (rst_i) begin
       ins_q    <= {WARPS{1'b0}};
@@ -475,7 +513,7 @@ module simty_membership #(
     end else begin
       ins_q    <= ((ins_q & ~m_at) | (m_at & {WARPS{ins}})) & ~s_done & ~d_at;
       reb_q    <= ((reb_q & ~m_at) | (m_at & {WARPS{rebal}})) & ~s_done & ~d_at;
-      settle_q <= s_h2wr & (settle_q | {WARPS{port_h2_free}}) & ~d_at;
+      settle_q <= s_h2wr & ~d_at;
     end
   end
   integer nw;
@@ -504,25 +542,31 @@ module simty_membership #(
   // evaluated only on those events.
   // verilator lint_off BLKSEQ
   // verilator lint_off UNUSEDSIGNAL
+  // The end of a job is checked the cycle after (its last writes done).
   integer      ck_j;
-  reg          ck_bad;
+  reg          ck_bad, ck_q;
+  reg [WARP_BITS-1:0] ck_w_q;
+  reg [NB-1:0] ck_n;
   reg [PW-1:0] ck_e, ck_prev, ck_h1, ck_h2;
   always @(posedge clk_i) begin
-    if (!rst_i && done) begin
+    ck_q   <= !rst_i && done;
+    ck_w_q <= sw_q;
+    if (!rst_i && ck_q) begin
       ck_bad  = 1'b0;
       ck_prev = {PW{1'b0}};
-      ck_h1   = u_hct1.mem_q[sw_q];
-      ck_h2   = u_hct2.mem_q[sw_q];
+      ck_n    = n_q[ck_w_q];
+      ck_h1   = u_hct1.mem_q[ck_w_q];
+      ck_h2   = u_hct2.mem_q[ck_w_q];
       for (ck_j = 0; ck_j < (1 << SB); ck_j = ck_j + 1) begin
-        if (ck_j < {{(32-NB){1'b0}}, n_sw}) begin
-          ck_e = u_cct.mem_q[{sw_q, ck_j[SB-1:0]}];
+        if (ck_j < {{(32-NB){1'b0}}, ck_n}) begin
+          ck_e = u_cct.mem_q[{ck_w_q, ck_j[SB-1:0]}];
           if (!ck_e[PW-1] || (ck_j > 0 && (ck_e[KL +: KW] ^ KEY_FLIP) <=
                                           (ck_prev[KL +: KW] ^ KEY_FLIP)))
             ck_bad = 1'b1;
           ck_prev = ck_e;
         end
       end
-      if (n_sw != {NB{1'b0}} && (!ck_h2[PW-1] || (ck_h2[KL +: KW] ^ KEY_FLIP) <=
+      if (ck_n != {NB{1'b0}} && (!ck_h2[PW-1] || (ck_h2[KL +: KW] ^ KEY_FLIP) <=
                                                 (ck_prev[KL +: KW] ^ KEY_FLIP)))
         ck_bad = 1'b1;
       if (ck_h2[PW-1] && (!ck_h1[PW-1] || (ck_h1[KL +: KW] ^ KEY_FLIP) <=
@@ -530,7 +574,7 @@ module simty_membership #(
         ck_bad = 1'b1;
       if (ck_bad) begin
         $display("simty_membership: path invariant broken after a sorter job, warp %0d, n %0d",
-                 sw_q, n_sw);
+                 ck_w_q, ck_n);
         $fatal(1, "simty_membership: invariant");
       end
     end
