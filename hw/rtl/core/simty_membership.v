@@ -250,7 +250,12 @@ module simty_membership #(
   // fetch in the same cycle as the update does (one shared pc mux there).
   assign disp_ready_o = !upd_we && !hold_i;
   wire disp_go = disp_valid_i && disp_ready_o;
-  wire port_h2_free  = !upd_we && !disp_go;
+  // An update leaves HCT2 as it is when the old HCT2 stays second,
+  // unmerged, or when both are empty: it then does not write it, and the
+  // sorter has the port.
+  wire h2_same = (mhv && rh == 2'd1) || (!hv && cnt < 2'd2);
+  wire upd_h2  = upd_we && !h2_same;
+  wire port_h2_free  = !upd_h2 && !disp_go;
 
   // The sorter's comparisons: the CCT entry read against p (insert) and
   // the CCT's top against HCT2 (rebalance).
@@ -442,11 +447,14 @@ module simty_membership #(
     h2_wd = (cnt >= 2'd2) ? s2 : {PW{1'b0}};
     if (upd_we) begin
       h1_we = 1'b1;
-      h2_we = 1'b1;
     end else if (disp_go) begin
       h1_we = 1'b1;
       h1_wa = disp_warp_i;
       h1_wd = {1'b1, 8'd0, disp_pc_i, disp_mask_i};
+    end
+    if (upd_h2) begin
+      h2_we = 1'b1;
+    end else if (disp_go) begin
       h2_we = 1'b1;
       h2_wa = disp_warp_i;
       h2_wd = {PW{1'b0}};
@@ -603,4 +611,5 @@ module simty_membership #(
       $display("%t ins overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, i_q, p_q, cct_rd);
   end
 `endif
+
 endmodule
