@@ -120,7 +120,7 @@ module simty_membership #(
   // The same table for the sorter: written as HCT2, read at its warp.
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
                    .SAME_CYCLE(0)) u_hct2s (
-    .clk_i (clk_i), .re_i (!e_stall), .raddr_i (h2s_ra),
+    .clk_i (clk_i), .re_i (1'b1), .raddr_i (h2s_ra),
     .rdata_o (h2s), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)
   );
   // The sorter never takes EX's HCT2 read: no instruction loses its read.
@@ -232,13 +232,10 @@ module simty_membership #(
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];
   wire [SB-1:0] top_s  = n_sw_s - ONE_S;
   wire [SB-1:0] n_pk_s = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
-  assign h2s_ra = (st_q == S_IDLE || st_q == S_REB_CMP) ? pick_w : sw_q;
+  assign h2s_ra = (st_q == S_IDLE) ? pick_w : sw_q;
   wire [SB-1:0] i_up   = i_q + ONE_S;
   wire [SB-1:0] i_dn   = i_q - ONE_S;
-`include "simty_warp_onehot.vh"
-  // Warps with a job, but the one the sorter works on (its flags end with
-  // the job): a rebalance that ends in its compare cycle starts the next.
-  wire [WARPS-1:0] jobs = (ins_q | reb_q) & ~`SIMTY_AT(st_q != S_IDLE, sw_q);
+  wire [WARPS-1:0] jobs = ins_q | reb_q;
 
   // Sorter picks the next warp with a job, round robin.
   wire                 pick_v;
@@ -275,9 +272,7 @@ module simty_membership #(
   // After an insert: the rebalance queued with it, or the end.
   wire [3:0] s_next = chain_q ? S_REB_RD : S_DONE;
 
-  reg n_inc_r, n_dec_r, done_r, smerge_r, h2w, take;
-  // The new HCT2 of a rebalance.
-  wire [PW-1:0] p_new = top_eq_h ? rd_or_h : cct_rd;
+  reg n_inc_r, n_dec_r, done_r, smerge_r, h2w;
   always @* begin
     st_d     = st_q;
     sw_d     = sw_q;
@@ -296,9 +291,25 @@ module simty_membership #(
     done_r   = 1'b0;
     smerge_r = 1'b0;
     h2w      = 1'b0;
-    take     = 1'b0;
     case (st_q)
-      S_IDLE: take = 1'b1;
+      // A picked warp's first read is issued at once: its path at slot n
+      // (insert) or its top (rebalance; HCT2 is read at pick_w too).
+      S_IDLE: if (pick_v) begin
+        sw_d    = pick_w;
+        chain_d = ins_q[pick_w] && reb_q[pick_w];
+        e_re    = 1'b1;
+        if (ins_q[pick_w]) begin
+          // the path may still be in MB's registered push (written at
+          // the end of this cycle): then it is taken from there
+          e_ra  = {pick_w, n_pk_s};
+          p_d   = push_d_q;
+          byp_d = push_q && push_a_q == {pick_w, n_pk_s};
+          st_d  = S_INS_L;
+        end else begin
+          e_ra = {pick_w, n_pk_s - ONE_S};
+          st_d = S_REB_CMP;
+        end
+      end
       // insert: the new path sits at slot n, above the n sorted entries
       S_INS_P: begin
         e_re    = 1'b1;
@@ -386,12 +397,11 @@ module simty_membership #(
       S_REB_CMP: begin
         if (h2s_v && !top_gt_h && !top_eq_h) begin
           done_r = 1'b1;                  // HCT2 is above the top already
-          st_d   = S_IDLE;
-          take   = 1'b1;
+          st_d = S_IDLE;
         end else begin
           h2w      = 1'b1;
           n_dec_r  = 1'b1;                // the top leaves the CCT
-          p_d      = p_new;
+          p_d      = top_eq_h ? rd_or_h : cct_rd;
           smerge_r = top_eq_h;
           if (top_gt_h) begin
             // the old HCT2 takes the top's slot and is inserted from there
@@ -402,8 +412,7 @@ module simty_membership #(
             st_d    = S_INS_P;
           end else begin
             done_r = 1'b1;
-            st_d   = S_IDLE;
-            take   = 1'b1;
+            st_d = S_IDLE;
           end
         end
       end
@@ -418,24 +427,6 @@ module simty_membership #(
       end
       default: st_d = S_IDLE;
     endcase
-    // A picked warp's first read is issued at once: its path at slot n
-    // (insert) or its top (rebalance; HCT2 is read at pick_w too).
-    if (take && pick_v) begin
-      sw_d    = pick_w;
-      chain_d = ins_q[pick_w] && reb_q[pick_w];
-      e_re    = 1'b1;
-      if (ins_q[pick_w]) begin
-        // the path may still be in MB's registered push (written at the
-        // end of this cycle): then it is taken from there
-        e_ra  = {pick_w, n_pk_s};
-        p_d   = push_d_q;
-        byp_d = push_q && push_a_q == {pick_w, n_pk_s};
-        st_d  = S_INS_L;
-      end else begin
-        e_ra = {pick_w, n_pk_s - ONE_S};
-        st_d = S_REB_CMP;
-      end
-    end
   end
   // The sorter's HCT2 write waits while an update or a dispatch writes.
   wire h2_wait = h2w && !port_h2_free;
@@ -470,7 +461,7 @@ module simty_membership #(
     end else if (h2w && !e_stall) begin
       h2_we = 1'b1;
       h2_wa = sw_q;
-      h2_wd = (st_q == S_REB_H2WR) ? p_q : p_new;
+      h2_wd = (st_q == S_REB_H2WR) ? p_q : p_d;
     end
   end
 
@@ -498,14 +489,9 @@ module simty_membership #(
       // core's dispatch input: the simulator evaluates it once a cycle.
       if (!e_stall)
         st_q <= h2_wait ? S_REB_H2WR : st_d;
-      if (take && pick_v && !e_stall && !h2_wait) rr_q <= pick_w;
+      if (st_q == S_IDLE && pick_v) rr_q <= pick_w;
     end
-    // Waiting for HCT2's port, the sorter keeps its warp and the new HCT2
-    // (the next pick waits too).
-    if (!e_stall && h2_wait) begin
-      p_q     <= (st_q == S_REB_H2WR) ? p_q : p_new;
-      reins_q <= reins_d;
-    end else if (!e_stall) begin
+    if (!e_stall) begin
       sw_q    <= sw_d;
       i_q     <= i_d;
       p_q     <= p_d;
@@ -522,6 +508,7 @@ module simty_membership #(
   // settle: set when HCT2 is written at the end of a rebalance; the job
   // ends one cycle after, so that no instruction validates against a
   // read that missed the write.
+`include "simty_warp_onehot.vh"
   wire [WARPS-1:0] d_at   = `SIMTY_AT(disp_go, disp_warp_i);
   wire [WARPS-1:0] m_at   = `SIMTY_AT(commit_i, mb_warp_i);
   wire [WARPS-1:0] s_done = `SIMTY_AT(done, sw_q);
