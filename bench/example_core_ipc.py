@@ -4,7 +4,10 @@
 
 Runs vecadd or mandelbrot with the arguments its host program gives the
 board by default (vecadd n = 1000; mandelbrot 48 x 32, 32 iterations, the
-view jittered as --seed 1 does) on the core's Verilator testbench
+view jittered as --seed 1 does), or fib or interp with the inputs their
+host program draws for --n N --seed 1 (N threads, 256 unless --n; the
+host program is built with bench/example_blob_stub.c, which prints them
+as C instead of uploading them), on the core's Verilator testbench
 (build/rtl/core_WxL/simty-rtl: the core alone, every free warp refilled
 at once), and prints its counters and IPC: the figure the board's IPC
 (the examples' `ipc` on the simulated board) is compared with in
@@ -14,7 +17,8 @@ The argument block and arrays are put in the kernel's .data by a small
 extra C file linked with the example's kernel (the testbench has no
 host to upload them); --args points the launch at it.
 
-usage: bench/example_core_ipc.py [--config 4x4] [--build build] vecadd|mandelbrot
+usage: bench/example_core_ipc.py [--config 4x4] [--build build] [--n N] [--rtl BIN]
+       vecadd|mandelbrot|fib|interp
 """
 import argparse
 import os
@@ -68,20 +72,40 @@ struct mandelbrot_args bench_args = {{{width}, {height}, {max_iter}, {x0}, {y0},
 """
 
 
+STUB_EXAMPLES = ["fib", "interp"]
+
+
+def blob_from_host(example, n, tmp):
+    """The inputs of examples/EXAMPLE/host.c for --n n --seed 1, as C."""
+    host = os.path.join(tmp, example + "-host")
+    subprocess.run(["cc", "-std=c11", "-O1", "-D_POSIX_C_SOURCE=200809L",
+                    "-Iexamples/common", "-Ihost_lib/include", "-Ihw/arch",
+                    f"-Iexamples/{example}", '-DEXAMPLE_KERNEL="unused"', "-o", host,
+                    f"examples/{example}/host.c", "bench/example_blob_stub.c"],
+                   check=True)
+    out = subprocess.run([host, "--n", str(n), "--seed", "1"], check=True,
+                         capture_output=True, text=True)
+    return n, out.stdout
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("example", choices=["vecadd", "mandelbrot"])
+    ap.add_argument("example", choices=["vecadd", "mandelbrot"] + STUB_EXAMPLES)
     ap.add_argument("--config", default="4x4")
     ap.add_argument("--build", default="build")
     ap.add_argument("--n", type=int, default=None)
+    ap.add_argument("--rtl", default=None,
+                    help="the testbench binary (default: BUILD/rtl/core_CONFIG/simty-rtl)")
     a = ap.parse_args()
-    if a.example == "vecadd":
-        nthreads, blob = blob_vecadd(a.n or 1000)
-    else:
-        nthreads, blob = blob_mandelbrot(a.n or 48)
-    rtl = os.path.join(a.build, "rtl", f"core_{a.config}", "simty-rtl")
+    rtl = a.rtl or os.path.join(a.build, "rtl", f"core_{a.config}", "simty-rtl")
     cc = os.path.join(a.build, "bin", "simty-cc")
     with tempfile.TemporaryDirectory() as tmp:
+        if a.example == "vecadd":
+            nthreads, blob = blob_vecadd(a.n or 1000)
+        elif a.example == "mandelbrot":
+            nthreads, blob = blob_mandelbrot(a.n or 48)
+        else:
+            nthreads, blob = blob_from_host(a.example, a.n or 256, tmp)
         src = os.path.join(tmp, "blob.c")
         with open(src, "w") as f:
             f.write(blob)

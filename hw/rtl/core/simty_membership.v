@@ -2,20 +2,29 @@
 // simty_membership: membership stage, path tracking (docs/architecture.md
 // section 1). Per warp, HCT1 holds the running path, HCT2 the next one and
 // the CCT (a per-warp stack in RAM, one entry per possible extra path) the
-// others. This stage validates an instruction against HCT1 (pc match gives
-// its mask; anything else is squashed), merges and orders the paths an
-// instruction leaves with HCT2, and hands CCT work to a background sorter
-// while the warp waits, so that the running path is always the exact
-// maximum of (depth desc, pc asc).
+// others, kept sorted: slot 0 the lowest, slot n-1 (the top) the highest.
+// This stage validates an instruction against HCT1 (pc match gives its
+// mask; anything else is squashed), merges and orders the paths an
+// instruction leaves with HCT2, and hands the CCT work that needs more
+// than one write to a background sorter, so that the running path is
+// always the exact maximum of (depth desc, pc asc).
 //
-// Invariants while a warp has no pending job: HCT1 > HCT2 > every CCT
-// entry (strictly), no two CCT entries share a key, and HCT2 is empty only
-// if the CCT is. Jobs (the warp is blocked meanwhile):
-//   ins   - the path just written at CCT[n] is merged into an equal entry
-//           or kept (n + 1): merge on insertion, as the model does;
-//   rebal - HCT2 may not be the maximum of HCT2 and the CCT (or is empty):
-//           one pass over the CCT swaps larger entries in, merges an equal
-//           one and fills the hole it leaves from the top.
+// Invariants while a warp has no pending job: HCT1 > HCT2 > CCT[n-1] >
+// ... > CCT[0] (strictly: no two paths share a key), and HCT2 is empty
+// only if the CCT is. Simulation checks them (end of the module).
+// An update that leaves three paths pushes the lowest one, s3: if s3 is
+// the old HCT2 it is above every CCT entry and goes on the top at once
+// (no job). Jobs (the warp is blocked meanwhile; one entry a cycle):
+//   ins   - the path just written at CCT[n] (below HCT2) moves down to its
+//           place, shifting the entries above it up, or merges into an
+//           equal entry (the shifted ones then move back down): merge on
+//           insertion, as the model does;
+//   rebal - HCT2 may not be above the CCT's top (the old HCT2 became
+//           HCT1, or HCT2 is empty): the top and HCT2 are compared; the
+//           higher becomes HCT2 (equal keys merge) and a displaced HCT2 is
+//           inserted as above.
+// The sorter reads its own copy of HCT2 and writes the CCT through a port
+// that MB's push uses one cycle after the update (registered).
 `default_nettype none
 
 module simty_membership #(
@@ -37,7 +46,7 @@ module simty_membership #(
   output wire                  match_o,      // instruction belongs to HCT1
   output wire [LANES-1:0]      mask_o,
   output wire [7:0]            depth_o,
-  output wire                  lost_o,       // HCT read stolen: must replay
+  output wire                  lost_o,       // HCT read lost: replay (never: 0)
   // Outcome (valid when commit_i)
   input  wire                  commit_i,
   input  wire                  stale_i,      // fetched before a redirect
@@ -93,9 +102,9 @@ module simty_membership #(
   reg           h1_we, h2_we;
   reg [WARP_BITS-1:0] h1_wa, h2_wa;
   reg [PW-1:0]  h1_wd, h2_wd;
-  wire          steal;                 // sorter reads HCT2 this cycle
-  wire [WARP_BITS-1:0] sw;             // sorter's warp
-  reg           lost_q;
+  wire [PW-1:0] h2s;                   // the sorter's copy of HCT2
+  reg [WARP_BITS-1:0] sw_q;            // the sorter's warp
+  wire [WARP_BITS-1:0] h2s_ra;         // its read: the warp it picks / has
 
   localparam integer HOT_STYLE = (HOT_LUTRAM != 0) ? 2 : 1;
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
@@ -105,15 +114,17 @@ module simty_membership #(
   );
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
                    .SAME_CYCLE(0)) u_hct2 (
-    .clk_i (clk_i), .re_i (1'b1), .raddr_i (steal ? sw : ex_warp_i),
+    .clk_i (clk_i), .re_i (1'b1), .raddr_i (ex_warp_i),
     .rdata_o (h2), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)
   );
-
-  always @(posedge clk_i) begin
-    if (rst_i) lost_q <= 1'b0;
-    else lost_q <= steal;
-  end
-  assign lost_o = lost_q;
+  // The same table for the sorter: written as HCT2, read at its warp.
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(HOT_STYLE),
+                   .SAME_CYCLE(0)) u_hct2s (
+    .clk_i (clk_i), .re_i (1'b1), .raddr_i (h2s_ra),
+    .rdata_o (h2s), .we_i (h2_we), .waddr_i (h2_wa), .wdata_i (h2_wd)
+  );
+  // The sorter never takes EX's HCT2 read: no instruction loses its read.
+  assign lost_o = 1'b0;
 
   // ---- validation ----
   wire blocked_mb = ins_q[mb_warp_i] || reb_q[mb_warp_i] || settle_q[mb_warp_i];
@@ -123,7 +134,7 @@ module simty_membership #(
   assign depth_o  = h1[PW-2 -: 8];
 
   // ---- update: merge and order {X, Y, HCT2} ----
-  wire [PW-1:0] H = lost_q ? {PW{1'b0}} : h2;
+  wire [PW-1:0] H = h2;
   wire [LANES-1:0] h_mask = H[LANES-1:0];
   wire xv = x_valid_i, yv = y_valid_i, hv = H[PW-1];
   wire [KW-1:0] kx = {x_depth_i, ~x_pc_i};
@@ -163,53 +174,67 @@ module simty_membership #(
 
   wire [NB-1:0] n_mb  = n_q[mb_warp_i];
   wire          push  = commit_i && cnt == 2'd3;
+  // s3 is the old HCT2 (rank 2): above the CCT's top, it becomes the top.
+  wire          pushtop = push && rh == 2'd2;
+  wire          ins   = push && !pushtop;
   wire          rebal = commit_i && n_mb != {NB{1'b0}} && hv && r_h == 2'd0;
   wire          ended = commit_i && cnt == 2'd0;
   assign end_o    = ended;
-  assign redir_valid_o = hold_i || (commit_i && (ended || push || rebal || stale_i ||
+  // A job blocks the warp: its fetch restarts at s1 (the in-flight
+  // instructions are squashed while it is blocked).
+  assign redir_valid_o = hold_i || (commit_i && (ended || ins || rebal || stale_i ||
                                                  s1[LANES +: PCW] != pnext_i));
   assign redir_pc_o = hold_i ? mb_pc_i : s1[LANES +: PCW];
 
   // ---- CCT and its sorter ----
-  localparam [3:0] S_IDLE = 4'd0, S_INS_P = 4'd1, S_INS_P2 = 4'd2,
-                   S_INS_RD = 4'd3, S_INS_CMP = 4'd4, S_INS_WR = 4'd5,
-                   S_REB_H2 = 4'd6, S_REB_H2D = 4'd7, S_REB_RD = 4'd8,
-                   S_REB_CMP = 4'd9, S_REB_WR = 4'd10, S_REB_FILL = 4'd11,
-                   S_REB_H2WR = 4'd12, S_DONE = 4'd13;
+  localparam [3:0] S_IDLE = 4'd0, S_INS_P = 4'd1, S_INS_L = 4'd2, S_INS = 4'd3,
+                   S_PUT = 4'd4, S_COMP = 4'd5, S_REB_RD = 4'd6, S_REB_CMP = 4'd7,
+                   S_REB_H2WR = 4'd8, S_DONE = 4'd9;
+  localparam [SB-1:0] ONE_S = {{(SB-1){1'b0}}, 1'b1};
 
   reg [3:0]           st_q, st_d;
-  reg [WARP_BITS-1:0] sw_q, sw_d;
-  reg [SB-1:0]        si_q, si_d;
-  reg [PW-1:0]        p_q, p_d;       // path being inserted / HCT2 candidate
-  reg [PW-1:0]        wd_q, wd_d;     // pending CCT write data
-  reg [SB-1:0]        wa_q, wa_d;     // pending CCT write slot
-  reg [PW-1:0]        last_q, last_d; // current content of the top slot
-  reg                 hole_q, hole_d;
-  reg [SB-1:0]        holei_q, holei_d;
-  // The original HCT2 once a larger entry displaced it into slot oslot: a
-  // later entry with its key (at most one: CCT keys are distinct) must
-  // still merge with it there.
-  reg                 oout_q, oout_d;
-  reg [PW-1:0]        o_q, o_d;
-  reg [SB-1:0]        oslot_q, oslot_d;
+  reg [WARP_BITS-1:0] sw_d;
+  reg [SB-1:0]        i_q, i_d;       // the slot read last cycle
+  reg [PW-1:0]        p_q, p_d;       // path being inserted / new HCT2
+  reg                 chain_q, chain_d; // a rebalance follows the insert
+  reg                 reins_q, reins_d; // an insert follows the rebalance
+  reg                 byp_q, byp_d;     // p came from MB's push register
   reg [WARP_BITS-1:0] rr_q;
-  reg                 smerge;
+
+  // MB's push, registered: written the cycle after the update.
+  reg                 push_q;
+  reg [CA-1:0]        push_a_q;
+  reg [PW-1:0]        push_d_q;
+  always @(posedge clk_i) begin
+    if (rst_i) push_q <= 1'b0;
+    else push_q <= push;
+    push_a_q <= {mb_warp_i, n_mb[SB-1:0]};
+    push_d_q <= s3;
+  end
 
   wire [PW-1:0] cct_rd;
-  reg           cct_re;
-  reg [CA-1:0]  cct_ra;
-  reg           cct_we;
-  reg [CA-1:0]  cct_wa;
-  reg [PW-1:0]  cct_wd;
+  reg           e_re, e_we;
+  reg [CA-1:0]  e_ra, e_wa;
+  reg [PW-1:0]  e_wd;
+  // The sorter waits while the push writes (one write port).
+  wire          e_stall = e_we && push_q;
+  wire          cct_re  = e_re && !e_stall;
+  wire          cct_we  = push_q || e_we;
+  wire [CA-1:0] cct_wa  = push_q ? push_a_q : e_wa;
+  wire [PW-1:0] cct_wd  = push_q ? push_d_q : e_wd;
   // CCT address of slot s of warp w: {w, s}.
   simty_ram_1r1w #(.WIDTH(PW), .DEPTH(1 << CA), .ABITS(CA)) u_cct (
-    .clk_i (clk_i), .re_i (cct_re), .raddr_i (cct_ra), .rdata_o (cct_rd),
+    .clk_i (clk_i), .re_i (cct_re), .raddr_i (e_ra), .rdata_o (cct_rd),
     .we_i (cct_we), .waddr_i (cct_wa), .wdata_i (cct_wd)
   );
 
   wire [NB-1:0] n_sw   = n_q[sw_q];
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];
-  wire [SB-1:0] top_s  = n_sw_s - {{(SB-1){1'b0}}, 1'b1};
+  wire [SB-1:0] top_s  = n_sw_s - ONE_S;
+  wire [SB-1:0] n_pk_s = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
+  assign h2s_ra = (st_q == S_IDLE) ? pick_w : sw_q;
+  wire [SB-1:0] i_up   = i_q + ONE_S;
+  wire [SB-1:0] i_dn   = i_q - ONE_S;
   wire [WARPS-1:0] jobs = ins_q | reb_q;
 
   // Sorter picks the next warp with a job, round robin.
@@ -225,171 +250,192 @@ module simty_membership #(
   // fetch in the same cycle as the update does (one shared pc mux there).
   assign disp_ready_o = !upd_we && !hold_i;
   wire disp_go = disp_valid_i && disp_ready_o;
-  wire port_cct_free = !push;
-  wire port_h2_free  = !upd_we && !disp_go;
+  // An update leaves HCT2 as it is when the old HCT2 stays second,
+  // unmerged, or when both are empty: it then does not write it, and the
+  // sorter has the port.
+  wire h2_same = (mhv && rh == 2'd1) || (!hv && cnt < 2'd2);
+  wire upd_h2  = upd_we && !h2_same;
+  wire port_h2_free  = !upd_h2 && !disp_go;
 
-  // The sorter's comparisons: the CCT entry read against p and o.
-  wire [KW-1:0] k_rd = cct_rd[KL +: KW] ^ KEY_FLIP;
-  wire [KW-1:0] k_p  = p_q[KL +: KW] ^ KEY_FLIP;
-  wire rd_gt_p = k_rd > k_p;
-  wire rd_eq_p = cct_rd[KL +: KW] == p_q[KL +: KW];
-  wire rd_eq_o = cct_rd[KL +: KW] == o_q[KL +: KW];
+  // The sorter's comparisons: the CCT entry read against p (insert) and
+  // the CCT's top against HCT2 (rebalance).
+  wire [KW-1:0] k_rd  = cct_rd[KL +: KW] ^ KEY_FLIP;
+  wire [KW-1:0] k_p   = p_q[KL +: KW] ^ KEY_FLIP;
+  wire [KW-1:0] k_h2s = h2s[KL +: KW] ^ KEY_FLIP;
+  wire rd_gt_p  = k_rd > k_p;
+  wire rd_eq_p  = cct_rd[KL +: KW] == p_q[KL +: KW];
+  wire h2s_v    = h2s[PW-1];
+  wire top_gt_h = h2s_v && k_rd > k_h2s;
+  wire top_eq_h = h2s_v && cct_rd[KL +: KW] == h2s[KL +: KW];
+  wire [PW-1:0] rd_or_p = {1'b1, cct_rd[PW-2:LANES], cct_rd[LANES-1:0] | p_q[LANES-1:0]};
+  wire [PW-1:0] rd_or_h = {1'b1, cct_rd[PW-2:LANES], cct_rd[LANES-1:0] | h2s[LANES-1:0]};
+  // After an insert: the rebalance queued with it, or the end.
+  wire [3:0] s_next = chain_q ? S_REB_RD : S_DONE;
 
-  reg n_inc, n_dec, done;
+  reg n_inc_r, n_dec_r, done_r, smerge_r, h2w;
   always @* begin
-    st_d    = st_q;
-    sw_d    = sw_q;
-    si_d    = si_q;
-    p_d     = p_q;
-    wd_d    = wd_q;
-    wa_d    = wa_q;
-    last_d  = last_q;
-    hole_d  = hole_q;
-    holei_d = holei_q;
-    oout_d  = oout_q;
-    o_d     = o_q;
-    oslot_d = oslot_q;
-    cct_re  = 1'b0;
-    cct_ra  = {sw_q, si_q};
-    cct_we  = 1'b0;
-    cct_wa  = {sw_q, wa_q};
-    cct_wd  = wd_q;
-    n_inc   = 1'b0;
-    n_dec   = 1'b0;
-    done    = 1'b0;
-    smerge  = 1'b0;
+    st_d     = st_q;
+    sw_d     = sw_q;
+    i_d      = i_q;
+    p_d      = p_q;
+    chain_d  = chain_q;
+    reins_d  = reins_q;
+    byp_d    = byp_q;
+    e_re     = 1'b0;
+    e_ra     = {sw_q, i_q};
+    e_we     = 1'b0;
+    e_wa     = {sw_q, i_up};
+    e_wd     = p_q;
+    n_inc_r  = 1'b0;
+    n_dec_r  = 1'b0;
+    done_r   = 1'b0;
+    smerge_r = 1'b0;
+    h2w      = 1'b0;
     case (st_q)
+      // A picked warp's first read is issued at once: its path at slot n
+      // (insert) or its top (rebalance; HCT2 is read at pick_w too).
       S_IDLE: if (pick_v) begin
-        sw_d = pick_w;
-        st_d = ins_q[pick_w] ? S_INS_P : S_REB_H2;
+        sw_d    = pick_w;
+        chain_d = ins_q[pick_w] && reb_q[pick_w];
+        e_re    = 1'b1;
+        if (ins_q[pick_w]) begin
+          // the path may still be in MB's registered push (written at
+          // the end of this cycle): then it is taken from there
+          e_ra  = {pick_w, n_pk_s};
+          p_d   = push_d_q;
+          byp_d = push_q && push_a_q == {pick_w, n_pk_s};
+          st_d  = S_INS_L;
+        end else begin
+          e_ra = {pick_w, n_pk_s - ONE_S};
+          st_d = S_REB_CMP;
+        end
       end
-      // insert: the new path sits at slot n
+      // insert: the new path sits at slot n, above the n sorted entries
       S_INS_P: begin
-        cct_re = 1'b1;
-        cct_ra = {sw_q, n_sw_s};
-        st_d   = S_INS_P2;
+        e_re    = 1'b1;
+        e_ra    = {sw_q, n_sw_s};
+        reins_d = 1'b0;
+        byp_d   = 1'b0;
+        st_d    = S_INS_L;
       end
-      S_INS_P2: begin
-        p_d  = cct_rd;
-        si_d = {SB{1'b0}};
+      S_INS_L: begin
+        if (!byp_q) p_d = cct_rd;
+        byp_d = 1'b0;
         if (n_sw == {NB{1'b0}}) begin
-          n_inc = 1'b1;
-          st_d  = reb_q[sw_q] ? S_REB_H2 : S_DONE;
+          n_inc_r = 1'b1;
+          chain_d = 1'b0;
+          st_d    = s_next;
         end else begin
-          st_d = S_INS_RD;
+          e_re = 1'b1;
+          e_ra = {sw_q, top_s};
+          i_d  = top_s;
+          st_d = S_INS;
         end
       end
-      S_INS_RD: begin
-        cct_re = 1'b1;
-        st_d   = S_INS_CMP;
-      end
-      S_INS_CMP: begin
-        if (rd_eq_p) begin
-          wd_d = {1'b1, p_q[PW-2:LANES], cct_rd[LANES-1:0] | p_q[LANES-1:0]};
-          wa_d = si_q;
-          st_d = S_INS_WR;
-        end else if ({1'b0, si_q} + 1'b1 == n_sw) begin
-          n_inc = 1'b1;
-          st_d  = reb_q[sw_q] ? S_REB_H2 : S_DONE;
-        end else begin
-          si_d = si_q + 1'b1;
-          st_d = S_INS_RD;
-        end
-      end
-      S_INS_WR: if (port_cct_free) begin
-        cct_we = 1'b1;
-        smerge = 1'b1;
-        st_d   = reb_q[sw_q] ? S_REB_H2 : S_DONE;
-      end
-      // rebalance: HCT2 becomes the maximum of HCT2 and the CCT
-      S_REB_H2: st_d = S_REB_H2D;           // steal the HCT2 read port
-      S_REB_H2D: begin
-        p_d    = h2;
-        si_d   = {SB{1'b0}};
-        hole_d = 1'b0;
-        oout_d = 1'b0;
-        st_d   = S_REB_RD;
-      end
-      S_REB_RD: begin
-        cct_re = 1'b1;
-        st_d   = S_REB_CMP;
-      end
-      S_REB_CMP: begin
-        st_d = S_REB_RD;
-        if (!p_q[PW-1]) begin
-          p_d     = cct_rd;
-          hole_d  = 1'b1;
-          holei_d = si_q;
-        end else if (rd_gt_p) begin
-          p_d  = cct_rd;
-          wd_d = p_q;
-          wa_d = si_q;
-          st_d = S_REB_WR;
-          if (!oout_q && !hole_q) begin
-            // p is still the original HCT2 (a hole means p started empty)
-            oout_d  = 1'b1;
-            o_d     = p_q;
-            oslot_d = si_q;
+      // slot i against p, from the top down: a higher entry moves up one
+      // slot; a lower one takes p above it; an equal one takes p's lanes.
+      S_INS: begin
+        e_we = 1'b1;
+        if (rd_gt_p) begin
+          e_wd = cct_rd;
+          if (i_q == {SB{1'b0}}) begin
+            st_d = S_PUT;
+          end else begin
+            e_re = 1'b1;
+            e_ra = {sw_q, i_dn};
+            i_d  = i_dn;
           end
         end else if (rd_eq_p) begin
-          p_d     = {1'b1, p_q[PW-2:LANES], p_q[LANES-1:0] | cct_rd[LANES-1:0]};
-          hole_d  = 1'b1;
-          holei_d = si_q;
-          smerge  = 1'b1;
-        end else if (oout_q && rd_eq_o) begin
-          wd_d    = {1'b1, o_q[PW-2:LANES], o_q[LANES-1:0] | cct_rd[LANES-1:0]};
-          wa_d    = oslot_q;
-          hole_d  = 1'b1;
-          holei_d = si_q;
-          smerge  = 1'b1;
-          st_d    = S_REB_WR;
-        end
-        if (si_q == top_s) begin
-          last_d = (p_q[PW-1] && rd_gt_p) ? p_q : cct_rd;
-          if (st_d == S_REB_RD) st_d = S_REB_FILL;
-        end else if (st_d == S_REB_RD) begin
-          si_d = si_q + 1'b1;
-        end
-      end
-      S_REB_WR: if (port_cct_free) begin
-        cct_we = 1'b1;
-        if (si_q == top_s) begin
-          st_d = S_REB_FILL;
+          e_wa     = {sw_q, i_q};
+          e_wd     = rd_or_p;
+          smerge_r = 1'b1;
+          if (i_q == top_s) begin
+            chain_d = 1'b0;
+            st_d    = s_next;
+          end else begin
+            // slots i+2..n hold the entries i+1..n-1 moved up: move them
+            // back down
+            e_re = 1'b1;
+            e_ra = {sw_q, i_up + ONE_S};
+            i_d  = i_up + ONE_S;
+            st_d = S_COMP;
+          end
         end else begin
-          si_d = si_q + 1'b1;
-          st_d = S_REB_RD;
+          n_inc_r = 1'b1;
+          chain_d = 1'b0;
+          st_d    = s_next;
         end
       end
-      S_REB_FILL: begin
-        if (!hole_q) begin
-          st_d = S_REB_H2WR;
-        end else if (holei_q == top_s) begin
-          n_dec = 1'b1;
-          st_d  = S_REB_H2WR;
-        end else if (port_cct_free) begin
-          cct_we = 1'b1;
-          cct_wa = {sw_q, holei_q};
-          cct_wd = last_q;
-          n_dec  = 1'b1;
-          st_d   = S_REB_H2WR;
+      S_PUT: begin
+        e_we    = 1'b1;
+        e_wa    = {sw_q, i_q};
+        n_inc_r = 1'b1;
+        chain_d = 1'b0;
+        st_d    = s_next;
+      end
+      S_COMP: begin
+        e_we = 1'b1;
+        e_wa = {sw_q, i_dn};
+        e_wd = cct_rd;
+        if ({1'b0, i_q} == n_sw) begin
+          chain_d = 1'b0;
+          st_d    = s_next;
+        end else begin
+          e_re = 1'b1;
+          e_ra = {sw_q, i_up};
+          i_d  = i_up;
         end
       end
-      S_REB_H2WR: st_d = S_DONE;  // when HCT2's port is free: see st_q
+      // rebalance: the CCT's top against HCT2 (both read here)
+      S_REB_RD: begin
+        e_re = 1'b1;
+        e_ra = {sw_q, top_s};
+        st_d = S_REB_CMP;
+      end
+      // The higher of the two is written to HCT2 in this cycle if its
+      // port is free (else from S_REB_H2WR, see st_q).
+      S_REB_CMP: begin
+        if (h2s_v && !top_gt_h && !top_eq_h) begin
+          done_r = 1'b1;                  // HCT2 is above the top already
+          st_d = S_IDLE;
+        end else begin
+          h2w      = 1'b1;
+          n_dec_r  = 1'b1;                // the top leaves the CCT
+          p_d      = top_eq_h ? rd_or_h : cct_rd;
+          smerge_r = top_eq_h;
+          if (top_gt_h) begin
+            // the old HCT2 takes the top's slot and is inserted from there
+            e_we    = 1'b1;
+            e_wa    = {sw_q, top_s};
+            e_wd    = h2s;
+            reins_d = 1'b1;
+            st_d    = S_INS_P;
+          end else begin
+            done_r = 1'b1;
+            st_d = S_IDLE;
+          end
+        end
+      end
+      S_REB_H2WR: begin
+        h2w = 1'b1;
+        done_r = !reins_q;
+        st_d = reins_q ? S_INS_P : S_IDLE;
+      end
       S_DONE: begin
-        done = 1'b1;
+        done_r = 1'b1;
         st_d = S_IDLE;
       end
       default: st_d = S_IDLE;
     endcase
-    if (push) begin
-      cct_we = 1'b1;
-      cct_wa = {mb_warp_i, n_mb[SB-1:0]};
-      cct_wd = s3;
-    end
   end
-  assign steal  = st_q == S_REB_H2;
-  assign sw     = sw_q;
-  assign busy_o = st_q != S_IDLE;
+  // The sorter's HCT2 write waits while an update or a dispatch writes.
+  wire h2_wait = h2w && !port_h2_free;
+  wire h2_swe  = h2w && !e_stall && port_h2_free;
+  wire n_inc  = n_inc_r && !e_stall;
+  wire n_dec  = n_dec_r && !e_stall;
+  wire smerge = smerge_r && !e_stall;
+  wire done   = done_r && !e_stall && !h2_wait;
+  assign busy_o = st_q != S_IDLE || push_q;
 
   // HCT writes
   always @* begin
@@ -401,28 +447,34 @@ module simty_membership #(
     h2_wd = (cnt >= 2'd2) ? s2 : {PW{1'b0}};
     if (upd_we) begin
       h1_we = 1'b1;
-      h2_we = 1'b1;
     end else if (disp_go) begin
       h1_we = 1'b1;
       h1_wa = disp_warp_i;
       h1_wd = {1'b1, 8'd0, disp_pc_i, disp_mask_i};
+    end
+    if (upd_h2) begin
+      h2_we = 1'b1;
+    end else if (disp_go) begin
       h2_we = 1'b1;
       h2_wa = disp_warp_i;
       h2_wd = {PW{1'b0}};
-    end else if (st_q == S_REB_H2WR) begin
+    end else if (h2w && !e_stall) begin
       h2_we = 1'b1;
       h2_wa = sw_q;
-      h2_wd = p_q;
+      h2_wd = (st_q == S_REB_H2WR) ? p_q : p_d;
     end
   end
 
-  // Peak: the CCT size once a warp's paths are settled again.
+  // Peak: the CCT size once a warp's paths are settled again (the end of
+  // its jobs, or a push on the top).
+  wire [NB-1:0]   n_mb1  = n_mb + 1'b1;
+  wire [NB-1:0]   n_done = n_dec ? n_sw - 1'b1 : n_sw;   // after the job
   reg             peak_v_q;
   reg [NB-1:0]    peak_q;
   always @(posedge clk_i) begin
     if (rst_i) peak_v_q <= 1'b0;
-    else peak_v_q <= done;
-    peak_q <= n_sw;
+    else peak_v_q <= done || pushtop;
+    peak_q <= (pushtop && !(done && n_done > n_mb1)) ? n_mb1 : n_done;
   end
   assign peak_valid_o = peak_v_q;
   assign peak_o       = peak_q;
@@ -435,20 +487,18 @@ module simty_membership #(
       // The wait for HCT2's write port (busy on an update or a dispatch)
       // stays out of the block above, which then does not depend on the
       // core's dispatch input: the simulator evaluates it once a cycle.
-      st_q     <= (st_q == S_REB_H2WR && !port_h2_free) ? S_REB_H2WR : st_d;
+      if (!e_stall)
+        st_q <= h2_wait ? S_REB_H2WR : st_d;
       if (st_q == S_IDLE && pick_v) rr_q <= pick_w;
     end
-    sw_q    <= sw_d;
-    si_q    <= si_d;
-    p_q     <= p_d;
-    wd_q    <= wd_d;
-    wa_q    <= wa_d;
-    last_q  <= last_d;
-    hole_q  <= hole_d;
-    holei_q <= holei_d;
-    oout_q  <= oout_d;
-    o_q     <= o_d;
-    oslot_q <= oslot_d;
+    if (!e_stall) begin
+      sw_q    <= sw_d;
+      i_q     <= i_d;
+      p_q     <= p_d;
+      chain_q <= chain_d;
+      reins_q <= reins_d;
+      byp_q   <= byp_d;
+    end
   end
 
   // Per-warp job flags as WARPS-wide vectors (one-hot of the warp each
@@ -462,16 +512,16 @@ module simty_membership #(
   wire [WARPS-1:0] d_at   = `SIMTY_AT(disp_go, disp_warp_i);
   wire [WARPS-1:0] m_at   = `SIMTY_AT(commit_i, mb_warp_i);
   wire [WARPS-1:0] s_done = `SIMTY_AT(done, sw_q);
-  wire [WARPS-1:0] s_h2wr = `SIMTY_AT(st_q == S_REB_H2WR, sw_q);
+  wire [WARPS-1:0] s_h2wr = `SIMTY_AT(h2_swe, sw_q);
   always @(posedge clk_i) begin
     if (rst_i) begin
       ins_q    <= {WARPS{1'b0}};
       reb_q    <= {WARPS{1'b0}};
       settle_q <= {WARPS{1'b0}};
     end else begin
-      ins_q    <= ((ins_q & ~m_at) | (m_at & {WARPS{push}})) & ~s_done & ~d_at;
+      ins_q    <= ((ins_q & ~m_at) | (m_at & {WARPS{ins}})) & ~s_done & ~d_at;
       reb_q    <= ((reb_q & ~m_at) | (m_at & {WARPS{rebal}})) & ~s_done & ~d_at;
-      settle_q <= s_h2wr & (settle_q | {WARPS{port_h2_free}}) & ~d_at;
+      settle_q <= s_h2wr & ~d_at;
     end
   end
   integer nw;
@@ -481,6 +531,7 @@ module simty_membership #(
     end else begin
       if (st_q != S_IDLE && n_inc) n_q[sw_q] <= n_sw + 1'b1;
       if (st_q != S_IDLE && n_dec) n_q[sw_q] <= n_sw - 1'b1;
+      if (pushtop) n_q[mb_warp_i] <= n_mb1;
       if (disp_go) n_q[disp_warp_i] <= {NB{1'b0}};
     end
   end
@@ -489,6 +540,65 @@ module simty_membership #(
   // Merges: the update's and the sorter's.
   assign merges_o  = commit_i ? incnt - cnt : 2'd0;
   assign smerge_o  = smerge;
+
+`ifndef SYNTHESIS
+  // ---- invariant checks (simulation; the RTL suites run them) ----
+  // When a warp's jobs end: its CCT is sorted strictly ascending, its
+  // top below HCT2, HCT2 below HCT1, HCT2 empty only with an empty CCT.
+  // At every update of a warp with a CCT: HCT2 above the CCT's top.
+  // Blocking assignments in a clocked block: the checks' temporaries,
+  // evaluated only on those events.
+  // verilator lint_off BLKSEQ
+  // verilator lint_off UNUSEDSIGNAL
+  // The end of a job is checked the cycle after (its last writes done).
+  integer      ck_j;
+  reg          ck_bad, ck_q;
+  reg [WARP_BITS-1:0] ck_w_q;
+  reg [NB-1:0] ck_n;
+  reg [PW-1:0] ck_e, ck_prev, ck_h1, ck_h2;
+  always @(posedge clk_i) begin
+    ck_q   <= !rst_i && done;
+    ck_w_q <= sw_q;
+    if (!rst_i && ck_q) begin
+      ck_bad  = 1'b0;
+      ck_prev = {PW{1'b0}};
+      ck_n    = n_q[ck_w_q];
+      ck_h1   = u_hct1.mem_q[ck_w_q];
+      ck_h2   = u_hct2.mem_q[ck_w_q];
+      for (ck_j = 0; ck_j < (1 << SB); ck_j = ck_j + 1) begin
+        if (ck_j < {{(32-NB){1'b0}}, ck_n}) begin
+          ck_e = u_cct.mem_q[{ck_w_q, ck_j[SB-1:0]}];
+          if (!ck_e[PW-1] || (ck_j > 0 && (ck_e[KL +: KW] ^ KEY_FLIP) <=
+                                          (ck_prev[KL +: KW] ^ KEY_FLIP)))
+            ck_bad = 1'b1;
+          ck_prev = ck_e;
+        end
+      end
+      if (ck_n != {NB{1'b0}} && (!ck_h2[PW-1] || (ck_h2[KL +: KW] ^ KEY_FLIP) <=
+                                                (ck_prev[KL +: KW] ^ KEY_FLIP)))
+        ck_bad = 1'b1;
+      if (ck_h2[PW-1] && (!ck_h1[PW-1] || (ck_h1[KL +: KW] ^ KEY_FLIP) <=
+                                         (ck_h2[KL +: KW] ^ KEY_FLIP)))
+        ck_bad = 1'b1;
+      if (ck_bad) begin
+        $display("simty_membership: path invariant broken after a sorter job, warp %0d, n %0d",
+                 ck_w_q, ck_n);
+        $fatal(1, "simty_membership: invariant");
+      end
+    end
+    if (!rst_i && commit_i && n_mb != {NB{1'b0}}) begin
+      ck_e = (push_q && push_a_q == {mb_warp_i, n_mb[SB-1:0] - ONE_S}) ? push_d_q :
+             u_cct.mem_q[{mb_warp_i, n_mb[SB-1:0] - ONE_S}];
+      if (!hv || kh <= (ck_e[KL +: KW] ^ KEY_FLIP)) begin
+        $display("simty_membership: HCT2 not above the CCT at an update, warp %0d pc %0h",
+                 mb_warp_i, mb_pc_i);
+        $fatal(1, "simty_membership: invariant");
+      end
+    end
+  end
+  // verilator lint_on UNUSEDSIGNAL
+  // verilator lint_on BLKSEQ
+`endif
 `ifdef SIMTY_DEBUG_PATHS
   always @(posedge clk_i) begin
     if (commit_i && (((x_mask_i & y_mask_i) & {LANES{xv && yv}}) != 0 ||
@@ -497,10 +607,9 @@ module simty_membership #(
       $display("%t overlap w=%0d pc=%h X=%h Y=%h H=%h n=%0d", $time, mb_warp_i, mb_pc_i,
                {xv, x_depth_i, x_pc_i, x_mask_i}, {yv, y_depth_i, y_pc_i, y_mask_i},
                H, n_mb);
-    if (st_q == S_REB_CMP && p_q[PW-1] && (p_q[LANES-1:0] & cct_rd[LANES-1:0]) != 0)
-      $display("%t sorter overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
-    if (st_q == S_INS_CMP && (p_q[LANES-1:0] & cct_rd[LANES-1:0]) != 0)
-      $display("%t ins overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, si_q, p_q, cct_rd);
+    if (st_q == S_INS && (p_q[LANES-1:0] & cct_rd[LANES-1:0]) != 0)
+      $display("%t ins overlap w=%0d si=%0d p=%h e=%h", $time, sw_q, i_q, p_q, cct_rd);
   end
 `endif
+
 endmodule
