@@ -38,9 +38,14 @@
 // alignment. The read of step k + 1 goes with the write of step k, so the
 // source and destination ranges must not overlap. A region (CODE, DATA,
 // LINKBUF, or none: reads 0, writes dropped) is fixed by each start
-// address at COPY_GO; the address then wraps inside that region. CODE and
-// DATA are used only in cycles the Simty core leaves them (code_free_i,
-// data_free_i).
+// address at COPY_GO; the address then wraps inside that region. DATA
+// is used only in cycles the Simty core leaves it (data_free_i, from the
+// core's registers). CODE's write port is the copy's alone (the core only
+// reads CODE), so writes to CODE never wait; a read of CODE goes out
+// whatever the core does, the core's fetch wins the read port, and a read
+// it took (code_free_i low that cycle, registered) is issued again the
+// next cycle in place of a new step. No decision of the copy thus waits
+// for the core's fetch pick, which ends late in the cycle.
 // Reset: synchronous, active high.
 `default_nettype none
 
@@ -82,7 +87,7 @@ module simty_link_engine #(
   input  wire        tx_full_i,
 
   // Copy master to CODE and DATA: a read returns m_rdata_i the next cycle.
-  input  wire        code_free_i,  // the core leaves the CODE RAM this cycle
+  input  wire        code_free_i,  // the core leaves CODE's read port this cycle
   input  wire        data_free_i,  // the core leaves the DATA RAM this cycle
   output wire        m_re_o,
   output wire        m_rcode_o,    // 1: CODE, 0: DATA
@@ -525,7 +530,9 @@ module simty_link_engine #(
   reg [24:0] c_left_q;
   reg [1:0]  c_sreg_q, c_dreg_q;
   reg        pend_q, hold_q;
+  reg        lost_q;         // pend's read of CODE went to the core's fetch
   reg [31:0] pend_waddr_q, hold_waddr_q;
+  reg [31:2] pend_raddr_q;
   reg [3:0]  pend_be_q, hold_be_q;
   reg [1:0]  pend_rot_q;
   reg [31:0] hold_data_q;
@@ -544,25 +551,28 @@ module simty_link_engine #(
   wire [3:0] step_be = n_mask << d_off;
   wire [1:0] step_rot = d_off - s_off;
 
-  wire src_free = (c_sreg_q == G_CODE) ? code_free_i :
-                  (c_sreg_q == G_DATA) ? data_free_i : 1'b1;
-  wire dst_free = (c_dreg_q == G_CODE) ? code_free_i :
-                  (c_dreg_q == G_DATA) ? data_free_i : 1'b1;
+  // Only DATA makes the copy wait; CODE reads are retried instead.
+  wire src_free = (c_sreg_q != G_DATA) | data_free_i;
+  wire dst_free = (c_dreg_q != G_DATA) | data_free_i;
 
-  // Write of the held step, else of the step read last cycle.
+  // Write of the held step, else of the step read last cycle (unless
+  // that read was lost: it is read again this cycle, and pend waits).
   wire [31:0] src_word = (c_sreg_q == G_LB) ? lb_rdata :
                          (c_sreg_q == G_NONE) ? 32'd0 : m_rdata_i;
   /* verilator lint_off UNUSEDSIGNAL */
   wire [63:0] src_2 = {src_word, src_word} << {pend_rot_q, 3'd0};
   wire [31:0] pend_data = src_2[63:32];   // rotated left by rot bytes
-  wire        w_want = hold_q | pend_q;
+  wire        retry = pend_q & lost_q;
+  wire        w_want = hold_q | (pend_q & ~lost_q);
   wire        w_do = w_want & dst_free;
   wire [31:0] w_addr = hold_q ? hold_waddr_q : pend_waddr_q;
   /* verilator lint_on UNUSEDSIGNAL */
   wire [3:0]  w_be = hold_q ? hold_be_q : pend_be_q;
   wire [31:0] w_data = hold_q ? hold_data_q : pend_data;
   wire        hold_next = w_want & ~w_do;
-  wire        issue = (c_left_q != 25'd0) & ~hold_next & src_free;
+  wire        issue = (c_left_q != 25'd0) & ~hold_next & ~retry & src_free;
+  wire        rd_go = issue | retry;
+  wire [31:2] rd_addr = retry ? pend_raddr_q : c_src_q[31:2];
 
   assign cp_lb_rd = issue & (c_sreg_q == G_LB);
   assign cp_lb_raddr = {c_src_q[14:2], 2'b00};
@@ -570,9 +580,9 @@ module simty_link_engine #(
   assign cp_lb_waddr = {w_addr[14:2], 2'b00};
   assign cp_lb_we = w_be;
   assign cp_lb_wdata = w_data;
-  assign m_re_o = issue & ((c_sreg_q == G_CODE) | (c_sreg_q == G_DATA));
+  assign m_re_o = rd_go & ((c_sreg_q == G_CODE) | (c_sreg_q == G_DATA));
   assign m_rcode_o = c_sreg_q == G_CODE;
-  assign m_raddr_o = {c_src_q[31:2], 2'b00};
+  assign m_raddr_o = {rd_addr, 2'b00};
   assign m_we_o = (w_do & ((c_dreg_q == G_CODE) | (c_dreg_q == G_DATA))) ? w_be : 4'd0;
   assign m_wcode_o = c_dreg_q == G_CODE;
   assign m_waddr_o = {w_addr[31:2], 2'b00};
@@ -584,10 +594,11 @@ module simty_link_engine #(
     if (wr & (ridx == R_COPY_LEN)) c_len_reg_q <= reg_wdata_i[24:0];
     if (issue) begin
       pend_waddr_q <= c_dst_q;
+      pend_raddr_q <= c_src_q[31:2];
       pend_be_q <= step_be;
       pend_rot_q <= step_rot;
     end
-    if (~hold_q & pend_q & ~w_do) begin
+    if (~hold_q & pend_q & ~lost_q & ~w_do) begin
       hold_waddr_q <= pend_waddr_q;
       hold_be_q <= pend_be_q;
       hold_data_q <= pend_data;
@@ -596,9 +607,12 @@ module simty_link_engine #(
       c_left_q <= 25'd0;
       pend_q <= 1'b0;
       hold_q <= 1'b0;
+      lost_q <= 1'b0;
     end else begin
-      pend_q <= issue;
+      pend_q <= rd_go;
       hold_q <= hold_next;
+      // The core's fetch took CODE's read port from this read.
+      lost_q <= rd_go & (c_sreg_q == G_CODE) & ~code_free_i;
       if (issue) begin
         c_src_q <= c_src_q + {29'd0, n};
         c_dst_q <= c_dst_q + {29'd0, n};
