@@ -13,7 +13,10 @@ module simty_core #(
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
   // 1: the hot tables read in EX (HCT1, HCT2) in LUT RAM with registered
   // read data instead of block RAM: the ECP5 build (no LUT RAM on iCE40)
-  parameter integer HOT_LUTRAM = 0
+  parameter integer HOT_LUTRAM = 0,
+  // 1: the value classifier (simty_vclass) counts uniform and affine
+  // vectors; 0 leaves it out (those two counters read 0), for area
+  parameter integer VCLASS = 1
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -856,7 +859,7 @@ module simty_core #(
   );
 
   wire uniform, affine, vclass_busy;
-  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
+  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS), .VCLASS(VCLASS)) u_vclass (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .early_mask_i (ga_mask),

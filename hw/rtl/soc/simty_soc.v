@@ -54,7 +54,9 @@ module simty_soc #(
   parameter integer LINK_RX_SLOTS = 2,          // link engine slots (LINKBUF
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
   parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
-  parameter integer HOT_LUTRAM = 0              // core tables in LUT RAM (ECP5)
+  parameter integer HOT_LUTRAM = 0,             // core tables in LUT RAM (ECP5)
+  parameter integer VCLASS = 1                  // 0: no value classifier (the
+                                                // uniform/affine counters read 0)
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -169,7 +171,7 @@ module simty_soc #(
 
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .HOT_LUTRAM(HOT_LUTRAM)
+    .HOT_LUTRAM(HOT_LUTRAM), .VCLASS(VCLASS)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),

@@ -23,7 +23,8 @@ module simty_board_soc #(
   parameter integer CONSOLE_DEPTH = 64,
   parameter [31:0]  HW_BUILD = 32'd0,   // source digest (HW_BUILD register)
   parameter integer LINK_ENGINE = 1,    // 0: no link engine (saves LINKBUF's RAM)
-  parameter integer HOT_LUTRAM = 0      // 1: the core's hot tables in LUT RAM (ECP5)
+  parameter integer HOT_LUTRAM = 0,     // 1: the core's hot tables in LUT RAM (ECP5)
+  parameter integer VCLASS = 1          // 0: no value classifier (uniform/affine read 0)
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -50,7 +51,8 @@ module simty_board_soc #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
-    .LINK_ENGINE(LINK_ENGINE), .HW_BUILD(HW_BUILD), .HOT_LUTRAM(HOT_LUTRAM)
+    .LINK_ENGINE(LINK_ENGINE), .HW_BUILD(HW_BUILD), .HOT_LUTRAM(HOT_LUTRAM),
+    .VCLASS(VCLASS)
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst_i),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n_o),
