@@ -38,9 +38,9 @@
 // alignment. The read data is registered before its write (no path from
 // one RAM's output to another's input): the read of step k + 2 goes with
 // the write of step k, so the source and destination ranges must not
-// overlap. A region (CODE, DATA,
-// LINKBUF, or none: reads 0, writes dropped) is fixed by each start
-// address at COPY_GO; the address then wraps inside that region. DATA
+// overlap. A region (CODE, DATA, LINKBUF, or none: reads 0, writes
+// dropped) is fixed by each start address at COPY_GO; the address then
+// wraps inside that region. DATA
 // is used only in cycles the Simty core leaves it (data_free_i, from the
 // core's registers). CODE's write port is the copy's alone (the core only
 // reads CODE), so writes to CODE never wait; a read of CODE goes out
