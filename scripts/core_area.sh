@@ -9,28 +9,35 @@
 # The two architectures of one configuration synthesize in parallel
 # (AREA_JOBS=1 for one at a time). AREA_HIER=1 keeps the hierarchy
 # (-noflatten) and prints LUT4s per module too, to see where area goes
-# (slightly more cells than the flattened figures). Reference: the original VHDL Simty at
+# (slightly more cells than the flattened figures). AREA_PARAMS="NAME=V
+# ..." sets more of simty_core's parameters (e.g. VCLASS=0, the core
+# without its value classifier); their logs go to OUT_DIR/NAME=V.../.
+# AREA_ARCHS="ice40" (or "ecp5") synthesizes for one architecture only. Reference: the original VHDL Simty at
 # 4x4 takes about 6,500 iCE40 LUT4s and 32 block RAMs; the aim is at most
 # three quarters of that.
-# AREA_PARAMS adds core parameters, e.g. AREA_PARAMS="EXT_M=1 EXT_ZICNTR=1"
-# for the optional extensions; synth_ice40 then gets -dsp (multipliers in
-# SB_MAC16), and the last column counts the hardware multipliers.
+# With EXT_M=1 in AREA_PARAMS (the optional extensions, e.g.
+# AREA_PARAMS="EXT_M=1 EXT_ZICNTR=1"), synth_ice40 gets -dsp (multipliers
+# in SB_MAC16); the last column counts the hardware multipliers.
 set -eu
 out=$1
 configs=$2
 incs=$3
 shift 3
-mkdir -p "$out"
 jobs=${AREA_JOBS:-2}
 hier=${AREA_HIER:-0}
 chparams=""
 ice40_dsp=""
 for p in ${AREA_PARAMS:-}; do
   chparams="$chparams -chparam ${p%%=*} ${p#*=}"
-  ice40_dsp=-dsp
+  [ "$p" = EXT_M=1 ] && ice40_dsp=-dsp
 done
 noflatten=""
 [ "$hier" = 1 ] && noflatten=-noflatten
+if [ -n "${AREA_PARAMS:-}" ]; then
+  out="$out/$(echo "$AREA_PARAMS" | tr ' ' '_')"
+  echo "simty_core parameters: $AREA_PARAMS"
+fi
+mkdir -p "$out"
 
 # Sum the counts of cells whose name matches a pattern.
 cells() {
@@ -83,21 +90,22 @@ tee -o $base.stat stat" \
     "$secs" "$note" > "$base.row"
 }
 
+archs=${AREA_ARCHS:-ice40 ecp5}
 for cfg in $configs; do
-  if [ "$jobs" -gt 1 ]; then
-    synth "$cfg" ice40 "$@" &
-    synth "$cfg" ecp5 "$@" &
-    wait
-  else
-    synth "$cfg" ice40 "$@"
-    synth "$cfg" ecp5 "$@"
-  fi
+  for arch in $archs; do
+    if [ "$jobs" -gt 1 ]; then
+      synth "$cfg" "$arch" "$@" &
+    else
+      synth "$cfg" "$arch" "$@"
+    fi
+  done
+  wait
 done
 
 status=0
 printf '%-6s %-6s %8s %8s %7s  %s\n' config arch LUT4 FF BRAM "other"
 for cfg in $configs; do
-  for arch in ice40 ecp5; do
+  for arch in $archs; do
     row=$(cat "$out/core_${cfg}_${arch}.row" 2>/dev/null || echo "FAILED")
     printf '%-6s %-6s %s\n' "$cfg" "$arch" "$row"
     case "$row" in *FAILED*|*LATCHES*) status=1 ;; esac
@@ -106,7 +114,7 @@ done
 echo "(BRAM: SB_RAM40_4K on ice40, DP16KD on ecp5; logs in $out)"
 if [ "$hier" = 1 ]; then
   for cfg in $configs; do
-    for arch in ice40 ecp5; do
+    for arch in $archs; do
       echo "LUT4s per module (all instances), $cfg $arch:"
       # Per-module LUT4s, times the instances from the hierarchy tree
       # (indentation gives the nesting).

@@ -250,9 +250,12 @@ test-rtl-random-model: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 
 # ---- reports (not tests) ----
 CORE_AREA_CONFIGS ?= 4x4 8x8
+# CORE_AREA_PARAMS="VCLASS=0" (or AREA_PARAMS in the environment): more
+# simty_core parameters (scripts/core_area.sh)
+CORE_AREA_PARAMS ?= $(AREA_PARAMS)
 .PHONY: core-area bench-core
 core-area: $(RTL_TB_CORE_SRCS) $(ARCH_VH)
-	sh scripts/core_area.sh $(BUILD)/rtl/area "$(CORE_AREA_CONFIGS)" \
+	AREA_PARAMS="$(CORE_AREA_PARAMS)" sh scripts/core_area.sh $(BUILD)/rtl/area "$(CORE_AREA_CONFIGS)" \
 	  "$(RTL_TB_INC)" $(RTL_TB_CORE_SRCS)
 
 BENCH_CORE_CONFIGS ?= 4x4,8x8

@@ -2,9 +2,9 @@
 # boards.mk - board tops, bitstreams and the FPGA scaling table.
 #
 #   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]
-#        [BOARD_MHZ=F (ULX3S)] [BOARD_ALLOW_TIMING_FAIL=1]
+#        [BOARD_MHZ=F (ULX3S)] [BOARD_ALLOW_TIMING_FAIL=1] [BOARD_VCLASS=0]
 #        firmware for the board's FW RAM, Yosys, nextpnr, icepack/ecppack:
-#        build/boards/BOARD_WxL_Fmhz_BAUDbaud/simty_board_BOARD.bin (iCE40)
+#        build/boards/BOARD_WxL_Fmhz_BAUDbaud[_novclass]/simty_board_BOARD.bin (iCE40)
 #        or .bit (ECP5), with synth/pnr logs and summary.json (resources,
 #        fit, Fmax). Fails (exit 2, no bitstream) when Fmax misses the
 #        clock, unless BOARD_ALLOW_TIMING_FAIL=1 (then it says so).
@@ -91,7 +91,7 @@ ulx3s_PROG_BOARD := ulx3s
 ulx3s_CONSTRAINTS := $(BOARDS_DIR)/ulx3s/simty_board_ulx3s.lpf
 
 # Command-line overrides: WARPS, LANES, BAUD, BOARD_FW_SIZE, BOARD_CODE_SIZE,
-# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED; ULX3S only: BOARD_MHZ=F
+# BOARD_DATA_SIZE, BOARD_FW_DEFINES, BOARD_SEED, BOARD_VCLASS; ULX3S only: BOARD_MHZ=F
 # (an EHXPLLL clock instead of the 25 MHz oscillator). A run whose inputs
 # (sources, firmware image, options) have not changed is not redone:
 # BOARD_FORCE=1. The iCE40 boards run at their 12 MHz oscillator.
@@ -103,8 +103,12 @@ BOARD_CODE_SIZE ?= $($(BOARD)_CODE_SIZE)
 BOARD_DATA_SIZE ?= $($(BOARD)_DATA_SIZE)
 BOARD_FW_DEFINES ?= $($(BOARD)_FW_DEFINES)
 BOARD_SEED ?= 1
-# The folder names what changes the result: size, clock, link rate.
-BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)_$($(BOARD)_MHZ)mhz_$(BOARD_BAUD)baud
+# BOARD_VCLASS=0: the core without its value classifier (the uniform and
+# affine vector counters read 0; docs/architecture.md, counters).
+BOARD_VCLASS ?= 1
+# The folder names what changes the result: size, clock, link rate, and
+# the classifier when it is left out.
+BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)_$($(BOARD)_MHZ)mhz_$(BOARD_BAUD)baud$(if $(filter 0,$(BOARD_VCLASS)),_novclass)
 BOARD_FW_OUT ?= $(BOARD_CFG_OUT)/fw
 BOARD_FW_HEX = $(BOARD_FW_OUT)/firmware/firmware.hex
 BOARD_EXT = $(if $(filter ecp5,$($(BOARD)_FAMILY)),bit,bin)
@@ -151,7 +155,7 @@ bitstream: board-firmware $(ARCH_VH)
 	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \
 	  --param DATA_SIZE=$(BOARD_DATA_SIZE) --param FW_IMAGE=$(BOARD_FW_HEX) \
 	  --param BAUD=$(BOARD_BAUD) --param LINK_FIFO_DEPTH=$($(BOARD)_LINK_FIFO) \
-	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) $($(BOARD)_PARAMS) \
+	  --param CONSOLE_DEPTH=$($(BOARD)_CONSOLE) --param VCLASS=$(BOARD_VCLASS) $($(BOARD)_PARAMS) \
 	  --param HW_BUILD=$$(cat $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) \
 	    hw/rtl/soc/simty_uart_rate.vh $(BOARD_CORE_SRCS) $(BOARD_FW_HEX) | $(BOARD_BUILD_DIGEST)) \
 	  $(call board_top_src,$(BOARD)) $(BOARD_COMMON_SRCS) $(BOARD_SOC_SRCS) $(BOARD_CORE_SRCS)

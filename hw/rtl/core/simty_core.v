@@ -17,7 +17,10 @@ module simty_core #(
   // Optional extensions (docs/architecture.md section 2): 1 = implemented,
   // 0 = their encodings are illegal instructions.
   parameter integer EXT_M = 0,        // multiply (pipelined), divide (iterative)
-  parameter integer EXT_ZICNTR = 0    // cycle, time, instret CSRs
+  parameter integer EXT_ZICNTR = 0,   // cycle, time, instret CSRs
+  // 1: the value classifier (simty_vclass) counts uniform and affine
+  // vectors; 0 leaves it out (those two counters read 0), for area
+  parameter integer VCLASS = 1
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -955,7 +958,7 @@ module simty_core #(
   );
 
   wire uniform, affine, vclass_busy;
-  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_vclass (
+  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS), .VCLASS(VCLASS)) u_vclass (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .early_mask_i (ga_mask),

@@ -35,12 +35,19 @@
 // COPY: one step a cycle; a step reads the source word and writes up to
 // 4 bytes (those in both the source and destination words), rotated into
 // place under byte enables: 4 bytes a cycle when src and dst share their
-// alignment. The read of step k + 1 goes with the write of step k, so the
-// source and destination ranges must not overlap. A region (CODE, DATA,
-// LINKBUF, or none: reads 0, writes dropped) is fixed by each start
-// address at COPY_GO; the address then wraps inside that region. CODE and
-// DATA are used only in cycles the Simty core leaves them (code_free_i,
-// data_free_i).
+// alignment. The read data is registered before its write (no path from
+// one RAM's output to another's input): the read of step k + 2 goes with
+// the write of step k, so the source and destination ranges must not
+// overlap. A region (CODE, DATA, LINKBUF, or none: reads 0, writes
+// dropped) is fixed by each start address at COPY_GO; the address then
+// wraps inside that region. DATA
+// is used only in cycles the Simty core leaves it (data_free_i, from the
+// core's registers). CODE's write port is the copy's alone (the core only
+// reads CODE), so writes to CODE never wait; a read of CODE goes out
+// whatever the core does, the core's fetch wins the read port, and a read
+// it took (code_free_i low that cycle, registered) is issued again the
+// next cycle in place of a new step. No decision of the copy thus waits
+// for the core's fetch pick, which ends late in the cycle.
 // Reset: synchronous, active high.
 `default_nettype none
 
@@ -82,7 +89,7 @@ module simty_link_engine #(
   input  wire        tx_full_i,
 
   // Copy master to CODE and DATA: a read returns m_rdata_i the next cycle.
-  input  wire        code_free_i,  // the core leaves the CODE RAM this cycle
+  input  wire        code_free_i,  // the core leaves CODE's read port this cycle
   input  wire        data_free_i,  // the core leaves the DATA RAM this cycle
   output wire        m_re_o,
   output wire        m_rcode_o,    // 1: CODE, 0: DATA
@@ -524,13 +531,22 @@ module simty_link_engine #(
   reg [31:0] c_src_q, c_dst_q;
   reg [24:0] c_left_q;
   reg [1:0]  c_sreg_q, c_dreg_q;
-  reg        pend_q, hold_q;
-  reg [31:0] pend_waddr_q, hold_waddr_q;
-  reg [3:0]  pend_be_q, hold_be_q;
+  // Pipeline: issue (read) -> R (the read data arrives, rotated into a
+  // register) -> W (written from that register). W has one spare entry
+  // (S) for a write that waits for DATA; a step is issued only if its
+  // data will find room.
+  reg        pend_q;          // R: a read issued last cycle
+  reg        lost_q;          // ... of CODE, which the core's fetch took
+  reg [31:2] pend_waddr_q;
+  reg [31:2] pend_raddr_q;
+  reg [3:0]  pend_be_q;
   reg [1:0]  pend_rot_q;
-  reg [31:0] hold_data_q;
+  reg        wv_q, sv_q;      // W and S hold a write
+  reg [31:2] w_addr_q, s_addr_q;
+  reg [31:0] w_data_q, s_data_q;
+  reg [3:0]  w_be_q, s_be_q;
 
-  wire copy_busy = (c_left_q != 25'd0) | pend_q | hold_q;
+  wire copy_busy = (c_left_q != 25'd0) | pend_q | wv_q;
   assign copy_busy_o = copy_busy;
 
   // The step at the current addresses.
@@ -544,61 +560,84 @@ module simty_link_engine #(
   wire [3:0] step_be = n_mask << d_off;
   wire [1:0] step_rot = d_off - s_off;
 
-  wire src_free = (c_sreg_q == G_CODE) ? code_free_i :
-                  (c_sreg_q == G_DATA) ? data_free_i : 1'b1;
-  wire dst_free = (c_dreg_q == G_CODE) ? code_free_i :
-                  (c_dreg_q == G_DATA) ? data_free_i : 1'b1;
+  // Only DATA makes the copy wait; CODE reads are retried instead.
+  wire src_free = (c_sreg_q != G_DATA) | data_free_i;
+  wire dst_free = (c_dreg_q != G_DATA) | data_free_i;
 
-  // Write of the held step, else of the step read last cycle.
+  // R: the data of the read issued last cycle, rotated left by rot
+  // bytes; a lost read is issued again this cycle (retry), in place of
+  // a new step.
   wire [31:0] src_word = (c_sreg_q == G_LB) ? lb_rdata :
                          (c_sreg_q == G_NONE) ? 32'd0 : m_rdata_i;
   /* verilator lint_off UNUSEDSIGNAL */
   wire [63:0] src_2 = {src_word, src_word} << {pend_rot_q, 3'd0};
-  wire [31:0] pend_data = src_2[63:32];   // rotated left by rot bytes
-  wire        w_want = hold_q | pend_q;
-  wire        w_do = w_want & dst_free;
-  wire [31:0] w_addr = hold_q ? hold_waddr_q : pend_waddr_q;
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [3:0]  w_be = hold_q ? hold_be_q : pend_be_q;
-  wire [31:0] w_data = hold_q ? hold_data_q : pend_data;
-  wire        hold_next = w_want & ~w_do;
-  wire        issue = (c_left_q != 25'd0) & ~hold_next & src_free;
+  wire [31:0] pend_data = src_2[63:32];
+  wire        r_ok = pend_q & ~lost_q;
+  wire        retry = pend_q & lost_q;
+
+  // W: the write, from registers only.
+  wire w_do = wv_q & dst_free;
+  // Entries in W/S after this cycle, before the step issued now lands.
+  wire [1:0] n_after = {1'b0, wv_q} + {1'b0, sv_q} - {1'b0, w_do} + {1'b0, r_ok};
+  wire issue = (c_left_q != 25'd0) & ~retry & src_free & (n_after <= 2'd1);
+  wire rd_go = issue | retry;
+  wire [31:2] rd_addr = retry ? pend_raddr_q : c_src_q[31:2];
 
   assign cp_lb_rd = issue & (c_sreg_q == G_LB);
   assign cp_lb_raddr = {c_src_q[14:2], 2'b00};
   assign cp_lb_wr = w_do & (c_dreg_q == G_LB);
-  assign cp_lb_waddr = {w_addr[14:2], 2'b00};
-  assign cp_lb_we = w_be;
-  assign cp_lb_wdata = w_data;
-  assign m_re_o = issue & ((c_sreg_q == G_CODE) | (c_sreg_q == G_DATA));
+  assign cp_lb_waddr = {w_addr_q[14:2], 2'b00};
+  assign cp_lb_we = w_be_q;
+  assign cp_lb_wdata = w_data_q;
+  assign m_re_o = rd_go & ((c_sreg_q == G_CODE) | (c_sreg_q == G_DATA));
   assign m_rcode_o = c_sreg_q == G_CODE;
-  assign m_raddr_o = {c_src_q[31:2], 2'b00};
-  assign m_we_o = (w_do & ((c_dreg_q == G_CODE) | (c_dreg_q == G_DATA))) ? w_be : 4'd0;
+  assign m_raddr_o = {rd_addr, 2'b00};
+  assign m_we_o = (w_do & ((c_dreg_q == G_CODE) | (c_dreg_q == G_DATA))) ? w_be_q : 4'd0;
   assign m_wcode_o = c_dreg_q == G_CODE;
-  assign m_waddr_o = {w_addr[31:2], 2'b00};
-  assign m_wdata_o = w_data;
+  assign m_waddr_o = {w_addr_q, 2'b00};
+  assign m_wdata_o = w_data_q;
 
   always @(posedge clk_i) begin
     if (wr & (ridx == R_COPY_SRC)) c_src_reg_q <= reg_wdata_i;
     if (wr & (ridx == R_COPY_DST)) c_dst_reg_q <= reg_wdata_i;
     if (wr & (ridx == R_COPY_LEN)) c_len_reg_q <= reg_wdata_i[24:0];
     if (issue) begin
-      pend_waddr_q <= c_dst_q;
+      pend_waddr_q <= c_dst_q[31:2];
+      pend_raddr_q <= c_src_q[31:2];
       pend_be_q <= step_be;
       pend_rot_q <= step_rot;
     end
-    if (~hold_q & pend_q & ~w_do) begin
-      hold_waddr_q <= pend_waddr_q;
-      hold_be_q <= pend_be_q;
-      hold_data_q <= pend_data;
+    // W takes S, else R's data, when it empties; S takes R's data when W
+    // stays full.
+    if (~wv_q | w_do) begin
+      if (sv_q) begin
+        w_addr_q <= s_addr_q;
+        w_be_q <= s_be_q;
+        w_data_q <= s_data_q;
+      end else begin
+        w_addr_q <= pend_waddr_q;
+        w_be_q <= pend_be_q;
+        w_data_q <= pend_data;
+      end
+    end
+    if (r_ok & wv_q & (sv_q ? w_do : ~w_do)) begin
+      s_addr_q <= pend_waddr_q;
+      s_be_q <= pend_be_q;
+      s_data_q <= pend_data;
     end
     if (rst_i) begin
       c_left_q <= 25'd0;
       pend_q <= 1'b0;
-      hold_q <= 1'b0;
+      lost_q <= 1'b0;
+      wv_q <= 1'b0;
+      sv_q <= 1'b0;
     end else begin
-      pend_q <= issue;
-      hold_q <= hold_next;
+      pend_q <= rd_go;
+      // The core's fetch took CODE's read port from this read.
+      lost_q <= rd_go & (c_sreg_q == G_CODE) & ~code_free_i;
+      wv_q <= n_after != 2'd0;
+      sv_q <= n_after == 2'd2;
       if (issue) begin
         c_src_q <= c_src_q + {29'd0, n};
         c_dst_q <= c_dst_q + {29'd0, n};

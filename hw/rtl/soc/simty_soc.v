@@ -15,18 +15,21 @@
 //             (word i of the line in bank i); the controller one word.
 //   LINKBUF   inside the link engine (simty_link_engine), at
 //             SIMTY_LINKBUF_BASE: the controller's word port.
-// Simty always wins a RAM port: a controller access to CODE or DATA waits
-// for a cycle in which the core does not use that RAM. The firmware only
-// touches CODE and DATA while no launch runs (the protocol's BUSY rule),
-// so in practice it never waits. The link engine's copy unit uses CODE
-// and DATA in the cycles the core leaves them; while a copy runs, the
-// controller's accesses to CODE, DATA and LINKBUF wait (so the copy and
-// the controller never meet on a port).
+// Simty always wins a RAM port: a controller access to DATA waits for a
+// cycle in which the core does not use that RAM; a read of CODE that the
+// core's fetch takes is made again the next cycle; CODE's write port is
+// never the core's. The firmware only touches CODE and DATA while no
+// launch runs (the protocol's BUSY rule), so in practice it never waits.
+// The link engine's copy unit uses DATA in the cycles the core leaves it
+// and reads CODE again when the fetch took the port; while a copy runs,
+// the controller's accesses to CODE, DATA and LINKBUF wait (so the copy
+// and the controller never meet on a port).
 //
 // Controller bus: every access takes two cycles (request, then ready with
-// data), whatever the target, except that a CTR_LO read of a core counter
-// waits (no grant) until the core's registered counter port holds the
-// selected counter (simty_mmio wait_o, at most about 14 cycles), and
+// data), whatever the target, except that a CODE read the core's fetch
+// took is granted again (a cycle more each time), a CTR_LO read of a core
+// counter waits (no grant) until the core's registered counter port holds
+// the selected counter (simty_mmio wait_o, at most about 14 cycles), and
 // CODE, DATA and LINKBUF accesses wait while a link-engine copy runs.
 // Addresses outside FW, CODE, DATA, MMIO and LINKBUF read 0 and ignore
 // writes.
@@ -53,7 +56,9 @@ module simty_soc #(
   parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
   parameter integer HOT_LUTRAM = 0,             // core tables in LUT RAM (ECP5)
   parameter integer EXT_M = 0,                  // core: M extension
-  parameter integer EXT_ZICNTR = 0              // core: Zicntr counters
+  parameter integer EXT_ZICNTR = 0,             // core: Zicntr counters
+  parameter integer VCLASS = 1                  // 0: no value classifier (the
+                                                // uniform/affine counters read 0)
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -168,7 +173,8 @@ module simty_soc #(
 
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR)
+    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR),
+    .VCLASS(VCLASS)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),
@@ -212,13 +218,19 @@ module simty_soc #(
   wire cpu_read = cpu_wstrb == 4'd0;
 
   reg       pending_q;        // granted last cycle: this cycle is ready
+  reg       code_lost_q;      // ... unless the core's fetch took CODE's read
   reg [2:0] sel_q;
   reg [LANE_BITS:0] bank_q;   // one spare bit so LANES = 1 works
   wire mmio_wait;
   wire copy_busy;
-  wire port_free = hit_code ? ~imem_en & ~copy_busy : hit_data ? ~dmem_busy & ~copy_busy :
+  // CODE: the core only reads it, so the controller's writes never wait;
+  // its reads go out at once, the core's fetch wins CODE's read port, and
+  // a read the fetch took is granted again the next cycle (code_lost_q).
+  // The grant thus never waits for the core's fetch pick (imem_en), which
+  // ends late in the cycle.
+  wire port_free = hit_code ? ~copy_busy : hit_data ? ~dmem_busy & ~copy_busy :
                    hit_linkbuf ? ~copy_busy : hit_mmio ? ~mmio_wait : 1'b1;
-  wire grant = cpu_valid & ~pending_q & port_free;
+  wire grant = cpu_valid & (~pending_q | code_lost_q) & port_free;
 
   wire [2:0] sel = hit_fw ? SEL_FW : hit_code ? SEL_CODE : hit_data ? SEL_DATA :
                    hit_linkreg ? SEL_LINKREG : hit_mmio ? SEL_MMIO :
@@ -236,15 +248,17 @@ module simty_soc #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       pending_q <= 1'b0;
+      code_lost_q <= 1'b0;
     end else begin
       pending_q <= grant;
+      code_lost_q <= grant & hit_code & cpu_read & imem_en;
     end
     if (grant) begin
       sel_q <= sel;
       bank_q <= cpu_bank;
     end
   end
-  assign cpu_ready = pending_q;
+  assign cpu_ready = pending_q & ~code_lost_q;
 
   // ---- FW RAM ----
   wire [31:0] fw_rdata;
@@ -259,8 +273,9 @@ module simty_soc #(
   // ---- CODE RAM ----
   wire [31:0] code_rdata;
   wire cpu_code = grant & hit_code;
-  // The link engine's copy master (m_*): only while copy_busy, only in
-  // cycles the core leaves the RAM; the controller waits meanwhile.
+  // The link engine's copy master (m_*): only while copy_busy; the core's
+  // fetch wins the read port (the engine reads again what it lost), the
+  // write port is the copy's; the controller waits meanwhile.
   wire        m_re, m_rcode, m_wcode;
   wire [31:0] m_raddr, m_waddr, m_wdata;
   /* verilator lint_off UNUSEDSIGNAL */

@@ -13,7 +13,8 @@ module simty_board_core_shell #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter [31:0]  CODE_SIZE = 32'h0000_1000,
-  parameter [31:0]  DATA_SIZE = 32'h0000_2000
+  parameter [31:0]  DATA_SIZE = 32'h0000_2000,
+  parameter integer VCLASS = 1
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -70,7 +71,8 @@ module simty_board_core_shell #(
   wire [LANES-1:0] retire_mask;
 
   simty_core #(
-    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
+    .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
+    .VCLASS(VCLASS)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),

@@ -32,7 +32,8 @@ module simty_board_hx8k #(
   parameter integer BAUD = 115200,
   parameter [31:0]  HW_BUILD = 32'd0,      // source digest (the flow sets it)
   parameter integer LINK_FIFO_DEPTH = 512,
-  parameter integer CONSOLE_DEPTH = 64
+  parameter integer CONSOLE_DEPTH = 64,
+  parameter integer VCLASS = 1             // 0: no value classifier (BOARD_VCLASS=0)
 ) (
   input  wire       clk_i,        // 12 MHz oscillator
   input  wire       uart_rx_i,    // from FT2232H channel B TXD
@@ -50,7 +51,8 @@ module simty_board_hx8k #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(12000000), .BAUD(BAUD),
     .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
-    .HW_BUILD(HW_BUILD)
+    .HW_BUILD(HW_BUILD),
+    .VCLASS(VCLASS)
   ) u_board (
     .clk_i(clk_i), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n_o),

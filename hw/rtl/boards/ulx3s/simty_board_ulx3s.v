@@ -36,6 +36,7 @@ module simty_board_ulx3s #(
   parameter [31:0]  HW_BUILD = 32'd0,      // source digest (the flow sets it)
   parameter integer LINK_FIFO_DEPTH = 512,
   parameter integer CONSOLE_DEPTH = 512,
+  parameter integer VCLASS = 1,           // 0: no value classifier (BOARD_VCLASS=0)
   parameter integer CLK_HZ = 25000000,    // the SoC clock (achieved)
   parameter integer PLL_CLKI_DIV = 0,     // 0: the oscillator, no PLL
   parameter integer PLL_CLKFB_DIV = 1,
@@ -110,7 +111,8 @@ module simty_board_ulx3s #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
-    .HW_BUILD(HW_BUILD), .HOT_LUTRAM(1), .EXT_M(1), .EXT_ZICNTR(1)
+    .HW_BUILD(HW_BUILD), .HOT_LUTRAM(1), .EXT_M(1), .EXT_ZICNTR(1),
+    .VCLASS(VCLASS)
   ) u_board (
     .clk_i(clk), .rst_i(rst),
     .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .uart_rts_n_o(uart_rts_n),
