@@ -47,14 +47,6 @@ void example_init_isa(struct example *ex, int argc, char **argv,
   ex->rng = 0x9E3779B97F4A7C15ull ^ ex->seed;
 }
 
-uint32_t example_rand(struct example *ex)
-{
-  ex->rng ^= ex->rng >> 12;
-  ex->rng ^= ex->rng << 25;
-  ex->rng ^= ex->rng >> 27;
-  return (uint32_t)((ex->rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
 uint32_t example_upload(struct example *ex, const void *src, size_t size)
 {
   if (nbufs == STUB_MAX_BUFS) {

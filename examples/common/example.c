@@ -116,15 +116,6 @@ void example_init_isa(struct example *ex, int argc, char **argv,
          simty_device_uri(ex->dev), ex->info.warps, ex->info.lanes, ex->n);
 }
 
-uint32_t example_rand(struct example *ex)
-{
-  /* xorshift64*: plenty for test inputs, identical on every host. */
-  ex->rng ^= ex->rng >> 12;
-  ex->rng ^= ex->rng << 25;
-  ex->rng ^= ex->rng >> 27;
-  return (uint32_t)((ex->rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
 uint32_t example_upload(struct example *ex, const void *src, size_t size)
 {
   uint32_t addr;

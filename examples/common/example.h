@@ -59,7 +59,14 @@ void example_init_isa(struct example *ex, int argc, char **argv,
                       uint64_t default_n, unsigned extensions);
 
 /* Deterministic pseudo-random numbers from --seed. */
-uint32_t example_rand(struct example *ex);
+static inline uint32_t example_rand(struct example *ex)
+{
+  /* xorshift64*: plenty for test inputs, identical on every host. */
+  ex->rng ^= ex->rng >> 12;
+  ex->rng ^= ex->rng << 25;
+  ex->rng ^= ex->rng >> 27;
+  return (uint32_t)((ex->rng * 0x2545F4914F6CDD1Dull) >> 32);
+}
 
 /* Allocates device memory and copies `size` bytes of src into it (src
  * NULL: fills with 0xA5 so that words the kernel forgets are visible).
