@@ -200,7 +200,7 @@ RTL_DATA_SIZE = runner.ARCH["SIMTY_DEFAULT_DATA_SIZE"]
 
 # The ISA of the testbench's core (hw/sim/core/simty_tb_top.v's EXT_*):
 # the model runs with it too, so that both decode the same instructions.
-RTL_ISA = "rv32im_zicntr"
+RTL_ISA = "rv32ima_zicntr"
 
 
 def fits_rtl(test, variant, W, L):
