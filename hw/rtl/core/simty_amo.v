@@ -82,8 +82,8 @@ module simty_amo #(
   localparam [3:0] LR = 4'd0, SC = 4'd1, SWAP = 4'd2, ADD = 4'd3, XOR = 4'd4,
                    AND = 4'd5, OR = 4'd6, MIN = 4'd7, MAX = 4'd8, MINU = 4'd9;
 
-  localparam [2:0] IDLE = 3'd0, LATCH = 3'd1, STEP = 3'd2, WRITE = 3'd3,
-                   DONE = 3'd4;
+  localparam [2:0] IDLE = 3'd0, LATCH = 3'd1, PICK = 3'd2, STEP = 3'd3,
+                   WRITE = 3'd4, DONE = 3'd5;
   reg [2:0]            state_q;
   reg [3:0]            op_q;
   reg [LANES-1:0]      pend_q;       // served lanes still to apply
@@ -92,17 +92,34 @@ module simty_amo #(
   reg [WI*LANES-1:0]   woff_q;       // per lane its word in the line
   reg [32*LANES-1:0]   src_q, data_q;
 
-  // the lowest pending lane
-  reg [WI-1:0] cur;
+  // PICK: the lowest pending lane, its word in the line, its operand and
+  // the word, registered for STEP (one lane takes two cycles: the
+  // selection and the operation do not share a cycle, which keeps both
+  // small and fast)
+  reg [WI-1:0] cur_d, w_d, cur, w;
+  reg [31:0]   s_d, v_d, s, v;
   integer i;
   always @* begin
-    cur = {WI{1'b0}};
+    cur_d = {WI{1'b0}};
+    w_d   = woff_q[WI-1:0];
+    s_d   = src_q[31:0];
     for (i = LANES - 1; i >= 0; i = i - 1)
-      if (pend_q[i]) cur = i[WI-1:0];
+      if (pend_q[i]) begin
+        cur_d = i[WI-1:0];
+        w_d   = woff_q[WI*i +: WI];
+        s_d   = src_q[32*i +: 32];
+      end
+    v_d = data_q[31:0];
+    for (i = 1; i < LANES; i = i + 1)
+      if (w_d == i[WI-1:0]) v_d = data_q[32*i +: 32];
   end
-  wire [WI-1:0] w   = woff_q[WI*cur +: WI];
-  wire [31:0]   v   = data_q[32*w +: 32];
-  wire [31:0]   s   = src_q[32*cur +: 32];
+  always @(posedge clk_i)
+    if (state_q == PICK) begin
+      cur <= cur_d;
+      w   <= w_d;
+      s   <= s_d;
+      v   <= v_d;
+    end
   wire [32:0]   dif = {1'b0, v} - {1'b0, s};        // v < s unsigned: dif[32]
   wire          ltu = dif[32];
   wire          lt  = (v[31] != s[31]) ? v[31] : ltu;
@@ -122,8 +139,6 @@ module simty_amo #(
   end
 
   // Reservations
-  wire [N-1:0]    rv_q;
-  wire [AW*N-1:0] ra_q;
   wire [AW-1:0]  cur_a;                // the current lane's word address
   generate
     if (LB2 > 0) begin : gen_wa
@@ -133,10 +148,14 @@ module simty_amo #(
       wire unused_w = &{1'b0, w};
     end
   endgenerate
-  wire [31:0] h32  = {{(32-WARP_BITS){1'b0}}, warp_o} * LANES +
+  // the current lane's hardware thread (LANES is a power of two)
+  wire [31:0] h32  = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
                      {{(32-WI){1'b0}}, cur};
   wire [HW-1:0] h  = h32[HW-1:0];
-  wire        held = rv_q[h] && ra_q[AW*h +: AW] == cur_a && !touch_q[w];
+  // Each entry compares its own address (a multiplexer by h over the
+  // entries' addresses would be a wide shifter: AW is not a power of two).
+  wire [N-1:0]  hit;                   // entry e is h and holds cur_a
+  wire        held = hit != {N{1'b0}} && !touch_q[w];
   wire        step = state_q == STEP;
   wire        sc_ok = op_q == SC && held;
   wire        wrt  = op_q != LR && (op_q != SC || held);   // the word changes
@@ -165,14 +184,13 @@ module simty_amo #(
       wire            kill = kv_q && ((ra ^ kl_q) & LMASK) == {AW{1'b0}} &&
                              kw_q[ra[WI-1:0] & WMASK];
       wire            me = h == G[HW-1:0];
+      assign hit[g] = me && rv && ra == cur_a;
       always @(posedge clk_i) begin
         if (kill || (disp_i && GW[WARP_BITS-1:0] == disp_warp_i)) rv <= 1'b0;
         if (setr && me) rv <= op_q == LR;
         if (rst_i) rv <= 1'b0;
         if (setr && me && op_q == LR) ra <= cur_a;
       end
-      assign rv_q[g] = rv;
-      assign ra_q[AW*g +: AW] = ra;
     end
   endgenerate
 
@@ -184,8 +202,9 @@ module simty_amo #(
     end else begin
       case (state_q)
         IDLE:  if (start_i) state_q <= LATCH;
-        LATCH: state_q <= STEP;
-        STEP:  if ((pend_q & (pend_q - 1'b1)) == {LANES{1'b0}}) state_q <= WRITE;
+        LATCH: state_q <= PICK;
+        PICK:  state_q <= STEP;
+        STEP:  state_q <= pend_q == {LANES{1'b0}} ? WRITE : PICK;
         WRITE: state_q <= DONE;
         default: if (take_i) state_q <= IDLE;
       endcase
@@ -205,17 +224,24 @@ module simty_amo #(
                                        : addr_i[32*l + 2 +: WI] & LMW[WI-1:0];
     end
     if (state_q == LATCH) data_q <= rdata_i;
-    if (step) begin
-      pend_q[cur] <= 1'b0;
-      res_o[32*cur +: 32] <= op_q == SC ? {31'd0, !sc_ok} : v;
-      if (wrt) begin
-        data_q[32*w +: 32] <= nv;
-        touch_q[w] <= 1'b1;
+    // by lane and by word, with equality enables (indexed writes would
+    // synthesize as shifters)
+    if (state_q == PICK)
+      for (l = 0; l < LANES; l = l + 1)
+        if (cur_d == l[WI-1:0]) pend_q[l] <= 1'b0;
+    if (step)
+      for (l = 0; l < LANES; l = l + 1) begin
+        if (cur == l[WI-1:0])
+          res_o[32*l +: 32] <= op_q == SC ? {31'd0, !sc_ok} : v;
+        if (wrt && w == l[WI-1:0]) begin
+          data_q[32*l +: 32] <= nv;
+          touch_q[l] <= 1'b1;
+        end
       end
-    end
   end
 
-  assign busy_o   = state_q == LATCH || state_q == STEP || state_q == WRITE;
+  assign busy_o   = state_q == LATCH || state_q == PICK || state_q == STEP ||
+                    state_q == WRITE;
   assign active_o = state_q != IDLE;
   assign done_o   = state_q == DONE;
   assign we_o     = state_q == WRITE;
