@@ -7,9 +7,10 @@
 // MB it is checked, coalesced and counted like a load, and its line is
 // read from DATA (simty_mem). When it commits (start_i) the unit takes the
 // line (rdata_i, the next cycle), then applies the served lanes' operations
-// to its copy one lane per cycle, in ascending lane order, each lane's rd
-// getting the word just before its own operation; then it writes the words
-// it changed back in one DATA write. From the cycle after start_i until
+// to its copy, in ascending lane order, two cycles a lane (PICK selects the
+// lane, its word and operand; STEP applies it), each lane's rd getting the
+// word just before its own operation (it replaces the lane's operand in
+// src_q); then it writes the words it changed back in one DATA write. From the cycle after start_i until
 // that write, busy_o makes the core replay every memory instruction that
 // reaches MB (simty_core, "Atomics"), so no other warp's access falls
 // between the read and the write: the instruction is indivisible between
@@ -66,7 +67,7 @@ module simty_amo #(
   output reg  [4:0]            rd_o,
   output reg                   wr_o,
   output reg  [LANES-1:0]      mask_o,
-  output reg  [32*LANES-1:0]   res_o,
+  output wire [32*LANES-1:0]   res_o,
   input  wire                  take_i
 );
 
@@ -231,8 +232,9 @@ module simty_amo #(
         if (cur_d == l[WI-1:0]) pend_q[l] <= 1'b0;
     if (step)
       for (l = 0; l < LANES; l = l + 1) begin
+        // a lane's result replaces its operand, used up in PICK
         if (cur == l[WI-1:0])
-          res_o[32*l +: 32] <= op_q == SC ? {31'd0, !sc_ok} : v;
+          src_q[32*l +: 32] <= op_q == SC ? {31'd0, !sc_ok} : v;
         if (wrt && w == l[WI-1:0]) begin
           data_q[32*l +: 32] <= nv;
           touch_q[l] <= 1'b1;
@@ -252,6 +254,7 @@ module simty_amo #(
     end
   endgenerate
   assign wdata_o  = data_q;
+  assign res_o    = src_q;
   wire unused = &{1'b0, wr_addr_i[31:DSB], wr_addr_i[1:0], line_i[31:DSB],
                   line_i[LS-1:0], addr_i, dif[31:0], h32};
 
