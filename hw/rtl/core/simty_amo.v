@@ -85,7 +85,21 @@ module simty_amo #(
 
   localparam [2:0] IDLE = 3'd0, LATCH = 3'd1, PICK = 3'd2, STEP = 3'd3,
                    WRITE = 3'd4, DONE = 3'd5;
-  reg [2:0]            state_q;
+  reg [2:0]            state_q, state_d;
+  // busy_o and we_o gate and steer the core's DATA port: flip-flops of
+  // their own rather than decodes of state_q
+  reg                  busy_q, we_q;
+  always @* begin
+    state_d = state_q;
+    case (state_q)
+      IDLE:  if (start_i) state_d = LATCH;
+      LATCH: state_d = PICK;
+      PICK:  state_d = STEP;
+      STEP:  state_d = pend_q == {LANES{1'b0}} ? WRITE : PICK;
+      WRITE: state_d = DONE;
+      default: if (take_i) state_d = IDLE;
+    endcase
+  end
   reg [3:0]            op_q;
   reg [LANES-1:0]      pend_q;       // served lanes still to apply
   reg [LANES-1:0]      touch_q;      // line words written
@@ -200,15 +214,13 @@ module simty_amo #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q <= IDLE;
+      busy_q  <= 1'b0;
+      we_q    <= 1'b0;
     end else begin
-      case (state_q)
-        IDLE:  if (start_i) state_q <= LATCH;
-        LATCH: state_q <= PICK;
-        PICK:  state_q <= STEP;
-        STEP:  state_q <= pend_q == {LANES{1'b0}} ? WRITE : PICK;
-        WRITE: state_q <= DONE;
-        default: if (take_i) state_q <= IDLE;
-      endcase
+      state_q <= state_d;
+      busy_q  <= state_d == LATCH || state_d == PICK || state_d == STEP ||
+                 state_d == WRITE;
+      we_q    <= state_d == WRITE;
     end
     if (start_i && state_q == IDLE) begin
       op_q    <= op_i;
@@ -242,11 +254,10 @@ module simty_amo #(
       end
   end
 
-  assign busy_o   = state_q == LATCH || state_q == PICK || state_q == STEP ||
-                    state_q == WRITE;
+  assign busy_o   = busy_q;
   assign active_o = state_q != IDLE;
   assign done_o   = state_q == DONE;
-  assign we_o     = state_q == WRITE;
+  assign we_o     = we_q;
   assign addr_o   = line_q;
   generate
     for (g = 0; g < LANES; g = g + 1) begin : gen_be
