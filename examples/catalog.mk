@@ -12,12 +12,16 @@
 #                                   board (sim, tcp://...) or a real one
 
 EXAMPLES += saxpy matmul reduction histogram mandelbrot bfs nw fib interp bitonic \
-  histogram_atomic
+  histogram_atomic reduction_atomic
 
-# Kernels that need ISA extensions (model only until the RTL has them:
-# their host programs print SKIP on a device without them).
+# Kernels that need ISA extensions (their host programs print SKIP on a
+# device without them: the iCE40 boards, a model without isa=).
 $(BUILD)/kernels/examples/histogram_atomic/histogram_atomic.elf: \
     examples/histogram_atomic/histogram_atomic.c $(KERNEL_RUNTIME)
+	@mkdir -p $(dir $@)
+	$(SIMTY_CC) --isa rv32ia -o $@ $<
+$(BUILD)/kernels/examples/reduction_atomic/reduction_atomic.elf: \
+    examples/reduction_atomic/reduction_atomic.c $(KERNEL_RUNTIME)
 	@mkdir -p $(dir $@)
 	$(SIMTY_CC) --isa rv32ia -o $@ $<
 

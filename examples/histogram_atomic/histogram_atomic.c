@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* histogram_atomic.c - kernel: a histogram in one launch, every thread
  * adding to the shared bins with atomic_fetch_add (amoadd.w). Built with
- * simty-cc --isa rv32ia: it needs the A extension, which only the model
- * has until the RTL gets it.
+ * simty-cc --isa rv32ia: it needs the A extension.
  *
  * Thread t counts values t, t + T, t + 2T, ...: the lanes of a warp load
  * consecutive bytes (one transaction), then add 1 to their bins. Lanes

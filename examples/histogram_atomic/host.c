@@ -4,9 +4,9 @@
  * launch, with atomic adds to shared bins (examples/histogram does it
  * without atomics, in two launches). Checked against the CPU.
  *
- * Model only until the RTL has the A extension: on a device without it
- * the program prints SKIP and exits 0. Run it with
- *   build/examples/histogram_atomic --device 'model?isa=rv32ia'
+ * Needs the A extension (the simulated board, the ULX3S build,
+ * 'model?isa=rv32ia'): on a device without it the program prints SKIP and
+ * exits 0.
  */
 #include <stdio.h>
 #include <stdlib.h>

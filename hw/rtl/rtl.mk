@@ -36,17 +36,17 @@ TEST_SUITES += rtl-lint
 test-rtl-lint: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) | $(BUILD)/rtl/
 	@set -e; for c in $(CORE_LINT_CONFIGS); do \
 	  for x in 0 1; do \
-	  echo "LINT simty_core $$c EXT_M=EXT_ZICNTR=$$x"; \
+	  echo "LINT simty_core $$c EXT_M=EXT_A=EXT_ZICNTR=$$x"; \
 	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
 	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
-	    -GEXT_M=$$x -GEXT_ZICNTR=$$x; \
+	    -GEXT_M=$$x -GEXT_A=$$x -GEXT_ZICNTR=$$x; \
 	  done; \
 	done
-	@echo "YOSYS simty_core 4x4 with M and Zicntr: no latch"
+	@echo "YOSYS simty_core 4x4 with M, A and Zicntr: no latch"
 	@$(YOSYS) -q -l $(BUILD)/rtl/core_latch_check.log \
 	  -p 'logger -nowarn "$(RTL_LINT_YOSYS_EXPECTED)"' -p "read_verilog -DSYNTHESIS \
 	  $(RTL_INC) $(RTL_CORE_SRCS); chparam -set WARPS 4 -set LANES 4 \
-	  -set EXT_M 1 -set EXT_ZICNTR 1 simty_core; \
+	  -set EXT_M 1 -set EXT_A 1 -set EXT_ZICNTR 1 simty_core; \
 	  hierarchy -check -top simty_core; proc; flatten; opt_clean; \
 	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$dlatchsr t:\$$_DLATCH_*"
 

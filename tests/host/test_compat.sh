@@ -25,8 +25,8 @@ env -u SIMTY_SIM_FW "$simty" --device sim info >"$out" 2>"$err" ||
 grep -q "protocol:    version $proto" "$out" || fail "info: protocol line: $(cat "$out")"
 grep -qF "firmware:    version $ver" "$out" || fail "info: firmware line: $(cat "$out")"
 grep -qF "bitstream:   version $ver, build " "$out" || fail "info: bitstream line: $(cat "$out")"
-# the extensions from INFO (0.2.0): the simulated board is rv32im_zicntr
-grep -qF "isa:         rv32im_zicntr" "$out" || fail "info: isa line: $(cat "$out")"
+# the extensions from INFO (0.2.0): the simulated board is rv32ima_zicntr
+grep -qF "isa:         rv32ima_zicntr" "$out" || fail "info: isa line: $(cat "$out")"
 env -u SIMTY_SIM_FW "$simty" --device sim --version >"$out" 2>"$err" ||
   fail "--version with a device: $(cat "$err")"
 grep -qF "firmware $ver, bitstream $ver" "$out" || fail "--version with a device: $(cat "$out")"

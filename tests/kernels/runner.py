@@ -258,7 +258,7 @@ CONTINUATION = re.compile(r"^\s*//\s{3,}(\S.*?)\s*$")
 KEYS = {"isa", "isa-without", "threads", "cflags", "build", "patch", "dump", "args", "stack-log2",
         "data-size", "code-size", "max-cycles", "options", "run", "expect",
         "expect-counter", "expect-all", "expect-exit", "expect-stderr",
-        "timeout"}
+        "timeout", "order-dependent"}
 RUN_OPTIONS = {"stack-log2": "--stack-log2", "data-size": "--data-size",
                "code-size": "--code-size", "max-cycles": "--max-cycles"}
 

@@ -8,8 +8,8 @@ configuration with about two and a half waves of threads (the last block
 partial; every fourth seed a single partial block), comparing memory, console, counters and per-block traces. A
 third of the seeds run the RTL with +jitter (random dispatch delays and
 console stalls), a third with +console-stall: results must not change.
-The programs include M instructions (--isa rv32im, the default: the
-core's testbench has M; --isa rv32i for the RV32I-only generator).
+The programs include M and A instructions (--isa rv32ima, the default:
+the core's testbench has them; --isa rv32im or rv32i for less).
 
     random_diff.py --seeds 20 --configs 4x4,8x8        # CI
     random_diff.py --seeds 500 --first-seed 1000        # more, on demand
@@ -93,9 +93,10 @@ def main():
     ap.add_argument("--size", type=float, default=1.0,
                     help="program length scale (randprog.py --size)")
     ap.add_argument("--model-only", action="store_true")
-    ap.add_argument("--isa", default="rv32im", choices=["rv32i", "rv32im"],
+    ap.add_argument("--isa", default="rv32ima",
+                    choices=["rv32i", "rv32im", "rv32ima"],
                     help="the programs' ISA (randprog.py --isa; default "
-                         "rv32im: the RTL core's testbench has M)")
+                         "rv32ima: the RTL core's testbench has M and A)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep-going", action="store_true")
     args = ap.parse_args()

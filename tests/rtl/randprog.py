@@ -21,6 +21,9 @@ reference model and the RTL must agree on final memory, on every block's
   branches), calls and returns (nested, a call graph without cycles), a
   bounded recursive function, indirect calls through function tables,
   jump tables (jalr through a table), a rare early ecall, console bytes;
+- with --isa rv32ima, atomics (every amo*.w, lr.w, sc.w, an lr.w/sc.w
+  pair) on the private and block-shared words: words no other block
+  touches, so the results do not depend on the order of warps;
 - at the end each thread stores its registers (all but sp and tp, which
   depend on the hardware thread) to its slot of `results`.
 
@@ -58,14 +61,18 @@ R_OPS = ["add", "sub", "sll", "slt", "sltu", "xor", "srl", "sra", "or", "and"]
 # (divisors include x0 and equal operands: the edge cases).
 M_OPS = ["mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"]
 I_OPS = ["addi", "slti", "sltiu", "xori", "ori", "andi"]
+# --isa rv32ima: a fifth of the private / shared accesses are atomics.
+AMO_OPS = ["amoswap.w", "amoadd.w", "amoxor.w", "amoand.w", "amoor.w",
+           "amomin.w", "amomax.w", "amominu.w", "amomaxu.w"]
 SH_OPS = ["slli", "srli", "srai"]
 BRANCHES = ["beq", "bne", "blt", "bge", "bltu", "bgeu"]
 
 
 class Gen:
-    def __init__(self, seed, max_threads, nfuncs, size=1.0, m=False):
+    def __init__(self, seed, max_threads, nfuncs, size=1.0, m=False, a=False):
         self.size = size
         self.m = m     # M instructions (no extra random draw without)
+        self.a = a     # A instructions (likewise)
         self.r = random.Random(seed)
         self.seed = seed
         self.max_threads = max_threads
@@ -129,11 +136,14 @@ class Gen:
         store = r.random() < 0.45
         where = r.random()
         idx = self.src()
+        atomic = self.a and where < 0.85 and r.random() < 0.2
+        if atomic:
+            align = 4
         if where < 0.5:
             # Private word j = idx % PW of this thread, interleaved with the
             # other threads' (lanes using the same j coalesce); the byte
             # offset inside the word is the immediate.
-            imm = r.randrange(0, 4, align)
+            imm = 0 if atomic else r.randrange(0, 4, align)
             self.emit("andi %s, %s, %d" % (ADDR, idx, PW - 1))
             self.emit("slli %s, %s, %d" % (ADDR, ADDR, self.stride_log2))
             self.emit("add %s, %s, %s" % (ADDR, ADDR, PBUF))
@@ -151,7 +161,19 @@ class Gen:
             self.emit("andi %s, %s, %d" % (ADDR, idx, (RT - 1) & ~(align - 1)))
             self.emit("la %s, rtable" % TMP)
             self.emit("add %s, %s, %s" % (ADDR, ADDR, TMP))
-        if store:
+        if atomic:
+            k = r.random()
+            if k < 0.6:
+                self.emit("%s %s, %s, (%s)" % (r.choice(AMO_OPS), self.dst(),
+                                               self.src(), ADDR))
+            elif k < 0.75:
+                self.emit("lr.w %s, (%s)" % (self.dst(), ADDR))
+            elif k < 0.85:
+                self.emit("sc.w %s, %s, (%s)" % (self.dst(), self.src(), ADDR))
+            else:
+                self.emit("lr.w %s, (%s)" % (self.dst(), ADDR))
+                self.emit("sc.w %s, %s, (%s)" % (self.dst(), self.src(), ADDR))
+        elif store:
             self.emit("s%s %s, %d(%s)" % (width, self.src(), imm, ADDR))
         else:
             op = "l" + width
@@ -421,9 +443,10 @@ def main():
                     help="scale of main's and functions' length (small "
                          "values make short kernels, e.g. to find a "
                          "minimal failing case)")
-    ap.add_argument("--isa", default="rv32i", choices=["rv32i", "rv32im"],
-                    help="rv32im: also M instructions (build with simty-cc "
-                         "--isa rv32im)")
+    ap.add_argument("--isa", default="rv32i",
+                    choices=["rv32i", "rv32im", "rv32ima"],
+                    help="rv32im: also M instructions, rv32ima: M and A "
+                         "(build with simty-cc --isa ISA)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.max_threads < 8 or a.max_threads > 256 or \
@@ -432,7 +455,8 @@ def main():
     nfuncs = a.functions
     if nfuncs is None:
         nfuncs = random.Random(a.seed * 7919 + 1).randint(2, 6)
-    text = Gen(a.seed, a.max_threads, nfuncs, a.size, a.isa == "rv32im").kernel()
+    text = Gen(a.seed, a.max_threads, nfuncs, a.size, "m" in a.isa[4:],
+               "a" in a.isa[5:]).kernel()
     if a.output == "-":
         sys.stdout.write(text)
     else:

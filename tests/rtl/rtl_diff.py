@@ -108,9 +108,12 @@ def run(cmd, timeout):
 
 
 def diff_kernel(model_exe, rtl_exe, kernel, elf, W, L, options, workdir,
-                timeout=600, rtl_options=()):
+                timeout=600, rtl_options=(), order_dependent=False):
     """Run kernel on both; returns None if they agree, else a reason.
-    rtl_options go to the RTL only (testbench plusargs)."""
+    rtl_options go to the RTL only (testbench plusargs). order_dependent:
+    the kernel's results depend on the order in which warps' atomics meet
+    (`order-dependent:` directive): with more than one warp, only the exit
+    code and the fault cause are compared (the runner checks its results)."""
     opts = ["--warps", str(W), "--lanes", str(L), "--isa", RTL_ISA] + \
         options + ["--counters"]
     dumps = []
@@ -141,6 +144,11 @@ def diff_kernel(model_exe, rtl_exe, kernel, elf, W, L, options, workdir,
             first_err(r)[:120])
     if m["exit_code"] not in (0, 3):
         return None  # bad input: both refused it
+    if order_dependent and W > 1:
+        if m["exit_code"] == 3 and (m["fault"] or {}).get("cause") != \
+                (r["fault"] or {}).get("cause"):
+            return "fault: model %s, RTL %s" % (first_err(m), first_err(r))
+        return None
     nthreads = W * L
     if "--threads" in options:
         nthreads = int(options[options.index("--threads") + 1], 0)
@@ -200,7 +208,7 @@ RTL_DATA_SIZE = runner.ARCH["SIMTY_DEFAULT_DATA_SIZE"]
 
 # The ISA of the testbench's core (hw/sim/core/simty_tb_top.v's EXT_*):
 # the model runs with it too, so that both decode the same instructions.
-RTL_ISA = "rv32im_zicntr"
+RTL_ISA = "rv32ima_zicntr"
 
 
 def fits_rtl(test, variant, W, L):
@@ -313,16 +321,20 @@ def main():
 
     def work(job):
         name, test, variant, W, L = job
+        order = False
         try:
             if isinstance(test, str):
                 kernel, elf = test, runner.Elf(test)
                 opts = ["--threads", args.threads] if args.threads else []
             else:
                 kernel, elf, opts = suite_options(builder, test, variant, W, L)
+                order = any(k == "order-dependent"
+                            for k, _, _ in test.directives(variant))
             rtl = args.rtl.replace("{W}", str(W)).replace("{L}", str(L))
             with tempfile.TemporaryDirectory(prefix="rtl-diff-") as tmp:
                 return diff_kernel(args.model, rtl, kernel, elf, W, L, opts,
-                                   tmp, rtl_options=args.rtl_option)
+                                   tmp, rtl_options=args.rtl_option,
+                                   order_dependent=order)
         except (runner.EvalError, runner.BuildError, ValueError, OSError) as e:
             return str(e)
 

@@ -17,6 +17,7 @@ module simty_core #(
   // Optional extensions (docs/architecture.md section 2): 1 = implemented,
   // 0 = their encodings are illegal instructions.
   parameter integer EXT_M = 0,        // multiply (pipelined), divide (iterative)
+  parameter integer EXT_A = 0,        // atomics on DATA (simty_amo)
   parameter integer EXT_ZICNTR = 0,   // cycle, time, instret CSRs
   // 1: the value classifier (simty_vclass) counts uniform and affine
   // vectors; 0 leaves it out (those two counters read 0), for area
@@ -249,7 +250,8 @@ module simty_core #(
   reg  [4:0]           ga_rd;
   reg  [4:0]           ex_rd;
   wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
-  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block &
+  wire [WARPS-1:0]     amo_block;    // A: atomic issue rule ("Atomics")
+  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block & ~amo_block &
                                      {WARPS{!fault_q && !halt_i}};
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
@@ -332,8 +334,10 @@ module simty_core #(
   wire [1:0]  d_size;
   wire        d_ecall, d_ebreak, d_illegal, d_call, d_ret;
   wire        d_mul, d_div, d_cnt, d_instret, d_cnt_time, d_cnt_hi;
+  wire        d_amo;
+  wire [3:0]  d_amo_op;
 
-  simty_decode #(.EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR)) u_decode (
+  simty_decode #(.EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR)) u_decode (
     .word_i    (rr2_word),
     .alu_op_o  (d_alu_op),
     .a_pc_o    (d_a_pc),
@@ -358,7 +362,9 @@ module simty_core #(
     .cnt_o     (d_cnt),
     .instret_o (d_instret),
     .cnt_time_o(d_cnt_time),
-    .cnt_hi_o  (d_cnt_hi)
+    .cnt_hi_o  (d_cnt_hi),
+    .amo_o     (d_amo),
+    .amo_op_o  (d_amo_op)
   );
 
   // Base logical thread id of each warp's block, read in RR1 for RR2 (the
@@ -450,6 +456,8 @@ module simty_core #(
   reg  [1:0]            ex_size;
   reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
   reg                   ex_mul, ex_div, ex_instret, ex_cnt_hi;
+  reg                   ex_amo, ex_amoc;  // A: an atomic; AMO opcode (legal or not)
+  reg  [3:0]            ex_amo_op;
   reg  [32*LANES-1:0]   ex_op1;
 
   always @(posedge clk_i) begin
@@ -486,6 +494,9 @@ module simty_core #(
     ex_div     <= d_div;
     ex_instret <= d_instret;
     ex_cnt_hi  <= d_cnt_hi;
+    ex_amo     <= d_amo;
+    ex_amoc    <= EXT_A != 0 && rr2_word[6:0] == 7'b0101111;
+    ex_amo_op  <= d_amo_op;
     ex_op1     <= rr2_op1;
   end
 
@@ -563,6 +574,8 @@ module simty_core #(
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
   reg                   mb_mul, mb_div, mb_instret, mb_cnt_hi;
+  reg                   mb_amo, mb_amoc;
+  reg  [3:0]            mb_amo_op;
   reg  [2:0]            mb_f3;
   reg  [31:0]           mb_rel;     // branch / jal target, offset into CODE
   reg  [32*LANES-1:0]   mb_res, mb_b;
@@ -596,6 +609,9 @@ module simty_core #(
     mb_div      <= ex_div;
     mb_instret  <= ex_instret;
     mb_cnt_hi   <= ex_cnt_hi;
+    mb_amo      <= ex_amo;
+    mb_amoc     <= ex_amoc;
+    mb_amo_op   <= ex_amo_op;
     mb_f3       <= ex_f3;
     // computed in EX: the register then takes the adder's output (a LUT)
     // and packs with it, where a copy of the immediate would not
@@ -636,7 +652,11 @@ module simty_core #(
   wire [LANES-1:0]     served;
   wire                 is_console;
   wire                 mem_en;
-  wire                 mb_mem = mb_load || mb_store;
+  // A: an atomic is a memory instruction, checked and read like a load
+  // (its write comes later, from simty_amo)
+  wire                 mb_mem = mb_load || mb_store || mb_amo;
+  wire                 am_busy;      // A: the atomic unit owns DATA
+  wire [3:0]           mem_cause0;
   wire                 exec_ok;      // commits this cycle
 
   simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_mem (
@@ -645,10 +665,10 @@ module simty_core #(
     // and a console store never enables dmem, so `live && !lost` gives
     // the same enable without the jump-target and fault logic on the
     // path into the data RAMs (the ULX3S critical path ran through it).
-    .valid_i       (live && !lost),
+    .valid_i       (live && !lost && !am_busy),
     .mask_i        (mmask),
     .leader_i      (leader),
-    .load_i        (mb_load && !mb_illegal && !mb_oor),
+    .load_i        ((mb_load || mb_amo) && !mb_illegal && !mb_oor),
     .store_i       (mb_store && !mb_illegal && !mb_oor),
     .size_i        (mb_size),
     .addr_i        (mb_res),
@@ -661,18 +681,36 @@ module simty_core #(
     .stk_i         (mb_stk),
     .pline_i       (mb_pline),
     .fault_o       (mem_fault),
-    .fault_cause_o (mem_cause),
+    .fault_cause_o (mem_cause0),
     .fault_lane_o  (mem_flane),
     .fault_addr_o  (mem_faddr),
     .served_o      (served),
     .console_o     (is_console),
     .dmem_en_o     (mem_en),
-    .dmem_addr_o   (dmem_addr_o),
-    .dmem_be_o     (dmem_be_o),
-    .dmem_wdata_o  (dmem_wdata_o)
+    .dmem_addr_o   (mem_addr),
+    .dmem_be_o     (mem_be),
+    .dmem_wdata_o  (mem_wdata)
   );
-  assign dmem_en_o = mem_en;
-  assign dmem_busy_o = mb_valid && mb_mem;
+  // A: sc.w and the AMOs fault as stores (lr.w as a load); simty_mem
+  // checked them as loads (CONSOLE out of range).
+  assign mem_cause = !(mb_amo && mb_amo_op != 4'd0) ? mem_cause0 :
+                     mem_cause0 == SIMTY_FAULT_MISALIGNED_LOAD ? SIMTY_FAULT_MISALIGNED_STORE :
+                     mem_cause0 == SIMTY_FAULT_LOAD_OUT_OF_RANGE ? SIMTY_FAULT_STORE_OUT_OF_RANGE :
+                     mem_cause0;
+  // The DATA port: the atomic unit's write (am_we, while am_busy holds
+  // every memory instruction in MB), else MB's access.
+  wire [31:0]          mem_addr;
+  wire [4*LANES-1:0]   mem_be;
+  wire [32*LANES-1:0]  mem_wdata;
+  wire                 am_we;
+  wire [31:0]          am_addr;
+  wire [4*LANES-1:0]   am_be;
+  wire [32*LANES-1:0]  am_wdata;
+  assign dmem_en_o    = mem_en || am_we;
+  assign dmem_addr_o  = am_we ? am_addr : mem_addr;
+  assign dmem_be_o    = am_we ? am_be : mem_be;
+  assign dmem_wdata_o = am_we ? am_wdata : mem_wdata;
+  assign dmem_busy_o = (mb_valid && mb_mem) || am_we;
 
   wire                 x_valid, y_valid;
   wire [PCW-1:0]          x_pc, y_pc;
@@ -733,7 +771,8 @@ module simty_core #(
   wire        con_busy;
   wire        fault_now = br_fault || mem_fault;
   assign      live      = match && !fault_q;
-  wire        hold      = live && (lost || (!fault_now && mb_store && is_console && con_busy));
+  wire        hold      = live && (lost || (!fault_now && mb_store && is_console && con_busy) ||
+                                   (!fault_now && mb_mem && am_busy));
   assign      exec_ok   = live && !lost && !fault_now && !hold;
   wire        raise     = live && !lost && fault_now;
   wire        stale     = mb_epoch != epochs[mb_warp*EPOCH_BITS +: EPOCH_BITS];
@@ -870,6 +909,21 @@ module simty_core #(
   wire [32*LANES-1:0]  dv_res;
   wire [32*LANES-1:0]  mb_ir_res;    // Zicntr: this warp's instret, in MB
 
+  // A: the atomic unit's results come through GA like a divide's
+  // (am_inject: only when MB is empty and no divide result takes it)
+  wire                 am_inject;
+  wire [WARP_BITS-1:0] am_warp;
+  wire [4:0]           am_rd;
+  wire                 am_wr;
+  wire [LANES-1:0]     am_mask;
+  wire [32*LANES-1:0]  am_res;
+  wire                 xi_inject = dv_inject || am_inject;
+  wire [WARP_BITS-1:0] xi_warp   = dv_inject ? dv_warp : am_warp;
+  wire [4:0]           xi_rd     = dv_inject ? dv_rd : am_rd;
+  wire                 xi_wr     = dv_inject ? dv_wr : am_wr;
+  wire [LANES-1:0]     xi_mask   = dv_inject ? dv_mask : am_mask;
+  wire [32*LANES-1:0]  xi_res    = dv_inject ? dv_res : am_res;
+
   always @(posedge clk_i) begin
     if (rst_i) begin
       ga_valid <= 1'b0;
@@ -877,18 +931,18 @@ module simty_core #(
       ga_dv    <= 1'b0;
     end else begin
       ga_valid <= exec_ok;
-      ga_any   <= mb_valid || dv_inject;
-      ga_dv    <= dv_inject;
+      ga_any   <= mb_valid || xi_inject;
+      ga_dv    <= xi_inject;
     end
     // A divide retires here when it commits (no register write: mb_div),
     // and its result comes through later in a free slot (dv_inject, only
     // when MB is empty).
-    ga_warp <= dv_inject ? dv_warp : mb_warp;
-    ga_wr   <= dv_inject ? dv_wr : mb_wr && !mb_div;
-    ga_load <= mb_load && !dv_inject;
+    ga_warp <= xi_inject ? xi_warp : mb_warp;
+    ga_wr   <= xi_inject ? xi_wr : mb_wr && !mb_div && !mb_amo;
+    ga_load <= mb_load && !xi_inject;
     ga_uns  <= mb_uns;
-    ga_rd   <= dv_inject ? dv_rd : mb_rd;
-    ga_mask <= dv_inject ? dv_mask : retire_mask;
+    ga_rd   <= xi_inject ? xi_rd : mb_rd;
+    ga_mask <= xi_inject ? xi_mask : retire_mask;
     ga_size <= mb_size;
     ga_pc   <= mb_pc;
     // The link value (jal/jalr: pc + 4, uniform) replaces the ALU result
@@ -896,7 +950,7 @@ module simty_core #(
     // output and packs with it in one iCE40 logic cell instead of being a
     // flop of its own (128 cells at 4 lanes). So do a multiply's sum, an
     // instret read and a divide's result.
-    ga_res  <= dv_inject  ? dv_res :
+    ga_res  <= xi_inject  ? xi_res :
                mb_link    ? {LANES{mb_link_val}} :
                mb_mul     ? mb_mul_res :
                mb_instret ? mb_ir_res : mb_res;
@@ -1000,7 +1054,7 @@ module simty_core #(
 
   assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
                   !ga_any && !wb_any && !sorter_busy && !vclass_busy &&
-                  !dv_busy;
+                  !dv_busy && !am_active;
 
   // ------------------------------------------------------------------
   // Divide (M). One divide unit (simty_div) serves one warp instruction at
@@ -1079,6 +1133,92 @@ module simty_core #(
       assign dv_mask   = {LANES{1'b0}};
       assign dv_res    = {32*LANES{1'b0}};
       wire unused_div = &{1'b0, mb_div, ex_div};
+    end
+  endgenerate
+
+  // ------------------------------------------------------------------
+  // Atomics (A). One atomic unit (simty_amo) serves one warp instruction
+  // at a time, with the same issue rule as the divide: an atomic holds a
+  // token from its issue until its results are written back, and while it
+  // does its warp issues nothing and no other warp issues an atomic. The
+  // atomic in MB is checked, coalesced, counted and retired like a load,
+  // and reads its line; when it commits, the unit applies its lanes one per
+  // cycle and writes the line back, and until that write (am_busy) every
+  // memory instruction reaching MB replays (hold), so that no access of
+  // another warp falls inside the atomic. The results then take GA in the
+  // first cycle in which MB is empty and no divide result does; while they
+  // wait, no warp issues. An atomic that does not commit releases the
+  // token and its warp fetches it again.
+  // ------------------------------------------------------------------
+  wire am_active;
+  generate
+    if (EXT_A != 0) begin : gen_amo
+      reg [WARPS-1:0]     ib_amo_q;   // the buffered instruction is an atomic
+      reg                 tok_q;
+      reg [WARP_BITS-1:0] tok_warp_q;
+      wire                done;
+      integer k;
+      always @(posedge clk_i) begin
+        for (k = 0; k < WARPS; k = k + 1)
+          if (ibw_we && ibw_warp == k[WARP_BITS-1:0])
+            ib_amo_q[k] <= ibw_word[6:0] == 7'b0101111;
+        if (rst_i) tok_q <= 1'b0;
+        else if (issue && ib_amo_q[issue_warp]) tok_q <= 1'b1;
+        else if ((mb_valid && mb_amoc && !exec_ok) || am_inject) tok_q <= 1'b0;
+        if (issue && ib_amo_q[issue_warp]) tok_warp_q <= issue_warp;
+      end
+      assign amo_block = (tok_q ? (ib_amo_q | `SIMTY_AT(1'b1, tok_warp_q)) :
+                                  {WARPS{1'b0}}) | {WARPS{done}};
+      assign am_inject = done && !mb_valid && !dv_inject;
+      simty_amo #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                  .DATA_SIZE(DATA_SIZE)) u_amo (
+        .clk_i       (clk_i),
+        .rst_i       (rst_i),
+        .start_i     (exec_ok && mb_amo),
+        .op_i        (mb_amo_op),
+        .warp_i      (mb_warp),
+        .rd_i        (mb_rd),
+        .wr_i        (mb_wr),
+        .mask_i      (served),
+        .line_i      (mem_addr),
+        .addr_i      (mb_res),
+        .stk_i       (mb_stk),
+        .src_i       (mb_b),
+        .rdata_i     (dmem_rdata_i),
+        .wr_en_i     (dmem_en_o),
+        .wr_addr_i   (dmem_addr_o),
+        .wr_be_i     (dmem_be_o),
+        .disp_i      (disp_go),
+        .disp_warp_i (dispatch_warp_i),
+        .busy_o      (am_busy),
+        .active_o    (am_active),
+        .we_o        (am_we),
+        .addr_o      (am_addr),
+        .be_o        (am_be),
+        .wdata_o     (am_wdata),
+        .done_o      (done),
+        .warp_o      (am_warp),
+        .rd_o        (am_rd),
+        .wr_o        (am_wr),
+        .mask_o      (am_mask),
+        .res_o       (am_res),
+        .take_i      (am_inject)
+      );
+    end else begin : gen_no_amo
+      assign amo_block = {WARPS{1'b0}};
+      assign am_inject = 1'b0;
+      assign am_active = 1'b0;
+      assign am_busy   = 1'b0;
+      assign am_we     = 1'b0;
+      assign am_addr   = 32'd0;
+      assign am_be     = {4*LANES{1'b0}};
+      assign am_wdata  = {32*LANES{1'b0}};
+      assign am_warp   = {WARP_BITS{1'b0}};
+      assign am_rd     = 5'd0;
+      assign am_wr     = 1'b0;
+      assign am_mask   = {LANES{1'b0}};
+      assign am_res    = {32*LANES{1'b0}};
+      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op};
     end
   endgenerate
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_decode: full decode (operand-collect stage 2). Strict RV32I plus the
 // read-only CSR forms of docs/architecture.md section 2, and with EXT_M /
-// EXT_ZICNTR the M extension and the Zicntr counters: every other encoding
-// is illegal and faults if a path executes it.
+// EXT_A / EXT_ZICNTR the M extension, the A extension's word atomics and
+// the Zicntr counters: every other encoding is illegal and faults if a path
+// executes it.
 `default_nettype none
 
 module simty_decode #(
   parameter integer EXT_M = 0,
+  parameter integer EXT_A = 0,
   parameter integer EXT_ZICNTR = 0
 ) (
   input  wire [31:0] word_i,
@@ -33,7 +35,9 @@ module simty_decode #(
   output reg         cnt_o,       // Zicntr cycle or time: uniform value
   output reg         instret_o,   // Zicntr instret: per-lane value
   output reg         cnt_time_o,  // cnt_o: time (else cycle)
-  output reg         cnt_hi_o     // the high word (cycleh, timeh, instreth)
+  output reg         cnt_hi_o,    // the high word (cycleh, timeh, instreth)
+  output reg         amo_o,       // A: lr.w, sc.w or amo*.w (legal)
+  output reg  [3:0]  amo_op_o     // A: the operation (simty_amo)
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -121,6 +125,8 @@ module simty_decode #(
     illegal_o = 1'b0;
     mul_o     = 1'b0;
     div_o     = 1'b0;
+    amo_o     = 1'b0;
+    amo_op_o  = 4'd0;
     case (opc)
       7'b0110111: imm_o = imm_u;                           // LUI: 0 + imm
       7'b0010111: begin a_pc_o = 1'b1; imm_o = imm_u; end  // AUIPC
@@ -164,6 +170,28 @@ module simty_decode #(
           div_o = f3[2];
         end
         else if (f7 != 7'd0) illegal_o = 1'b1;
+      end
+      7'b0101111: begin                                    // AMO (A)
+        // the address is rs1 (ALU: rs1 + 0), rs2 the operand; word only,
+        // aq / rl (bits 26:25) ignored; lr.w needs rs2 = x0
+        imm_o = 32'd0;
+        amo_op_o = 4'd15;                                  // not an AMO
+        case (f7[6:2])
+          5'h02: amo_op_o = word_i[24:20] == 5'd0 ? 4'd0 : 4'd15;  // lr.w
+          5'h03: amo_op_o = 4'd1;                          // sc.w
+          5'h01: amo_op_o = 4'd2;                          // amoswap.w
+          5'h00: amo_op_o = 4'd3;                          // amoadd.w
+          5'h04: amo_op_o = 4'd4;                          // amoxor.w
+          5'h0c: amo_op_o = 4'd5;                          // amoand.w
+          5'h08: amo_op_o = 4'd6;                          // amoor.w
+          5'h10: amo_op_o = 4'd7;                          // amomin.w
+          5'h14: amo_op_o = 4'd8;                          // amomax.w
+          5'h18: amo_op_o = 4'd9;                          // amominu.w
+          5'h1c: amo_op_o = 4'd10;                         // amomaxu.w
+          default: ;
+        endcase
+        illegal_o = EXT_A == 0 || f3 != 3'd2 || amo_op_o == 4'd15;
+        amo_o     = !illegal_o;
       end
       7'b0001111: illegal_o = f3 > 3'd1;                   // FENCE(.I): nop
       7'b1110011: begin

@@ -117,6 +117,7 @@ module simty_fetch #(
       7'b0000011: begin r1 = 1'b1; wr = 1'b1; end             // LOAD
       7'b0100011: begin r1 = 1'b1; r2 = 1'b1; end             // STORE
       7'b1100011: begin r1 = 1'b1; r2 = 1'b1; end             // BRANCH
+      7'b0101111: begin r1 = 1'b1; r2 = 1'b1; wr = 1'b1; end  // AMO (A)
       7'b1100111: begin r1 = 1'b1; wr = 1'b1; end             // JALR
       7'b1101111: wr = 1'b1;                                   // JAL
       7'b0110111: wr = 1'b1;                                   // LUI

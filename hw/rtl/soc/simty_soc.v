@@ -56,6 +56,7 @@ module simty_soc #(
   parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
   parameter integer HOT_LUTRAM = 0,             // core tables in LUT RAM (ECP5)
   parameter integer EXT_M = 0,                  // core: M extension
+  parameter integer EXT_A = 0,                  // core: A extension (atomics)
   parameter integer EXT_ZICNTR = 0,             // core: Zicntr counters
   parameter integer VCLASS = 1                  // 0: no value classifier (the
                                                 // uniform/affine counters read 0)
@@ -173,7 +174,7 @@ module simty_soc #(
 
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_ZICNTR(EXT_ZICNTR),
+    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR),
     .VCLASS(VCLASS)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
@@ -393,8 +394,9 @@ module simty_soc #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
     .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(SIMTY_VERSION_CODE),
     .HW_BUILD(HW_BUILD), .BAUD(BAUD),
-    // SIMTY_EXT_M = 1, SIMTY_EXT_ZICNTR = 4 (hw/arch/simty_arch.h)
-    .EXTENSIONS((EXT_M != 0 ? 32'd1 : 32'd0) | (EXT_ZICNTR != 0 ? 32'd4 : 32'd0))
+    // SIMTY_EXT_M = 1, SIMTY_EXT_A = 2, SIMTY_EXT_ZICNTR = 4 (hw/arch/simty_arch.h)
+    .EXTENSIONS((EXT_M != 0 ? 32'd1 : 32'd0) | (EXT_A != 0 ? 32'd2 : 32'd0) |
+                (EXT_ZICNTR != 0 ? 32'd4 : 32'd0))
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),

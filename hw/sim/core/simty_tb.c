@@ -93,7 +93,7 @@ static const char *fault_name(unsigned cause)
 /* The extensions the bench's core is built with (simty_tb_top's EXT_*
  * parameters, rtl.mk): --isa accepts any ISA string they cover. */
 #ifndef SIMTY_TB_EXTENSIONS
-#define SIMTY_TB_EXTENSIONS (SIMTY_EXT_M | SIMTY_EXT_ZICNTR)
+#define SIMTY_TB_EXTENSIONS (SIMTY_EXT_M | SIMTY_EXT_A | SIMTY_EXT_ZICNTR)
 #endif
 
 /* "rv32i[m][a][_zicntr]" -> SIMTY_EXT_* bits, or -1. */
@@ -123,7 +123,7 @@ static void usage(FILE *out)
           "[--stack-log2 S]\n"
           "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
           "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
-          "       [--isa rv32i[m][a][_zicntr]] (the core is rv32im_zicntr)\n"
+          "       [--isa rv32i[m][a][_zicntr]] (the core is rv32ima_zicntr)\n"
           "       [--trace FILE] [--quiet] [--vcd FILE] [--cycles-report]\n"
           "       [+trace] [+vcd[=FILE]] [+fst[=FILE]] [+console-stall] "
           "[+jitter=SEED]\n"
@@ -322,7 +322,7 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
         goto usage_error;
       }
       if ((unsigned long)want & ~(unsigned long)SIMTY_TB_EXTENSIONS) {
-        err_msg("--isa %s: the core has rv32im_zicntr", val);
+        err_msg("--isa %s: the core has rv32ima_zicntr", val);
         goto usage_error;
       }
     } else if (!strcmp(opt, "--vcd")) {

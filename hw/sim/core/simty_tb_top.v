@@ -21,8 +21,9 @@ module simty_tb_top #(
   parameter integer LANES = 4,
   parameter [31:0]  CODE_SIZE = 32'h0001_0000,
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
-  // the core's extensions (simty_core): the bench is rv32im_zicntr
+  // the core's extensions (simty_core): the bench is rv32ima_zicntr
   parameter integer EXT_M = 1,
+  parameter integer EXT_A = 1,
   parameter integer EXT_ZICNTR = 1
 ) (
   input  wire clk_i,
@@ -130,7 +131,7 @@ module simty_tb_top #(
 
   simty_core #(
     .WARPS (WARPS), .LANES (LANES), .CODE_SIZE (CODE_SIZE), .DATA_SIZE (DATA_SIZE),
-    .EXT_M (EXT_M), .EXT_ZICNTR (EXT_ZICNTR)
+    .EXT_M (EXT_M), .EXT_A (EXT_A), .EXT_ZICNTR (EXT_ZICNTR)
   ) u_core (
     .clk_i (clk_i), .rst_i (rst_q),
     .launch_nthreads_i (nthreads_q), .launch_args_i (args_q),

@@ -35,6 +35,13 @@
 // cflags: -DCASE=11
 // run: csrrc-write
 // cflags: -DCASE=12
+// run: amo
+// cflags: -DCASE=13
+// isa-without: a
+// run: lr-with-rs2
+// cflags: -DCASE=14
+// run: amo-doubleword
+// cflags: -DCASE=15
 #include "fault.h"
 
   FAULT_BEGIN
@@ -66,6 +73,12 @@ bad:
   csrrwi a0, SIMTY_CSR_TID, 0
 #elif CASE == 12
   csrrc a0, SIMTY_CSR_TID, t3
+#elif CASE == 13
+  .word 0x00c5a52f              /* amoadd.w a0, a2, (a1) (A extension) */
+#elif CASE == 14
+  .word 0x10c5a52f              /* lr.w a0, (a1) with rs2 = a2: never legal */
+#elif CASE == 15
+  .word 0x00c5b52f              /* amoadd.d a0, a2, (a1): RV64 only */
 #endif
   j fault_none
   FAULT_END
