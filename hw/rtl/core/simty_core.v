@@ -258,8 +258,9 @@ module simty_core #(
   reg  [4:0]           ga_rd;
   reg  [4:0]           ex_rd;
   wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
+  wire                 disp_bubble;  // no issue: MB free for a dispatch
   wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block &
-                                     {WARPS{!fault_q && !halt_i}};
+                                     {WARPS{!fault_q && !halt_i && !disp_bubble}};
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
@@ -787,16 +788,28 @@ module simty_core #(
     .peak_o        (peak),
     .blocked_o     (blocked),
     .busy_o        (sorter_busy),
-    .disp_valid_i  (dispatch_valid_i && !redir_q),
+    .disp_valid_i  (disp_go),
     .disp_ready_o  (m_disp_ready),
     .disp_warp_i   (dispatch_warp_i),
     .disp_pc_i     (disp_off[PCW+1:2]),
     .disp_mask_i   (dispatch_mask_i)
   );
-  // Fetch steering takes one new pc a cycle: no dispatch while the
-  // registered redirect restarts a warp.
-  assign dispatch_ready_o = m_disp_ready && !redir_q;
+  // Dispatch shares the HCT write ports with MB's update and the steering
+  // pc with the registered redirect. It is taken only in a cycle with MB
+  // empty and no redirect pending: ready comes from registers, not from
+  // MB's commit (m_disp_ready is then high). An offer that cannot be
+  // taken holds issue back for a cycle (disp_bubble), so that MB is empty
+  // four cycles later even when every warp could issue; again if that
+  // cycle was lost to a redirect (bub_q: the bubbles on their way to MB).
+  assign dispatch_ready_o = !mb_valid && !redir_q;
   assign disp_go = dispatch_valid_i && dispatch_ready_o;
+  reg [2:0] bub_q;
+  always @(posedge clk_i) begin
+    if (rst_i) bub_q <= 3'd0;
+    else bub_q <= {bub_q[1:0], disp_bubble};
+  end
+  assign disp_bubble = dispatch_valid_i && !disp_go && bub_q == 3'd0;
+  wire unused_disp_ready = m_disp_ready;
   always @(posedge clk_i) begin
     if (rst_i) redir_q <= 1'b0;
     else redir_q <= redir_valid;
