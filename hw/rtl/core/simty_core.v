@@ -111,8 +111,17 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Stage 1-2: fetch steering, fetch / predecode
   // ------------------------------------------------------------------
+  // The membership stage's redirect of the warp in MB (redir_valid,
+  // redir_pc), registered: the _q copies flush that warp's instruction
+  // buffer entry, kill its fetch in stage 2 and restart its fetch steering
+  // (new pc, epoch bump) one cycle later. A wrong-path instruction that
+  // gets into the buffer or the pipeline meanwhile carries the old epoch
+  // and is validated in MB like any other (the HCT1 match, stale).
   wire                  redir_valid;
   wire [PCW-1:0]           redir_pc;
+  reg                   redir_q;
+  reg  [WARP_BITS-1:0]  redir_warp_q;
+  reg  [PCW-1:0]        redir_pc_q;
   reg  [WARP_BITS-1:0]  mb_warp;
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
@@ -128,9 +137,9 @@ module simty_core #(
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .elig_i        (fetch_elig),
-    .redir_valid_i (redir_valid),
-    .redir_warp_i  (mb_warp),
-    .redir_pc_i    (redir_pc),
+    .redir_valid_i (redir_q),
+    .redir_warp_i  (redir_warp_q),
+    .redir_pc_i    (redir_pc_q),
     .disp_valid_i  (disp_go),
     .disp_warp_i   (dispatch_warp_i),
     .disp_pc_i     (disp_off[PCW+1:2]),
@@ -162,8 +171,8 @@ module simty_core #(
     .fs_warp_i     (fs_warp),
     .fs_pc_i       (fs_pc),
     .epoch_i       (epochs),
-    .redir_valid_i (redir_valid),
-    .redir_warp_i  (mb_warp),
+    .redir_valid_i (redir_q),
+    .redir_warp_i  (redir_warp_q),
     .imem_en_o     (fe_imem_en),
     .imem_rdata_i  (imem_rdata_i),
     .fe_busy_o     (fe_busy),
@@ -251,8 +260,9 @@ module simty_core #(
   reg  [4:0]           ex_rd;
   wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
   wire [WARPS-1:0]     amo_block;    // A: atomic issue rule ("Atomics")
+  wire                 disp_bubble;  // no issue: MB free for a dispatch
   wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block & ~amo_block &
-                                     {WARPS{!fault_q && !halt_i}};
+                                     {WARPS{!fault_q && !halt_i && !disp_bubble}};
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
@@ -782,6 +792,7 @@ module simty_core #(
   wire        peak_valid;
   wire [LANE_BITS:0] peak;
   wire        sorter_busy;
+  wire        m_disp_ready;
 
   simty_membership #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                      .LANE_BITS(LANE_BITS), .PCW(PCW), .HOT_LUTRAM(HOT_LUTRAM)) u_member (
@@ -816,13 +827,34 @@ module simty_core #(
     .peak_o        (peak),
     .blocked_o     (blocked),
     .busy_o        (sorter_busy),
-    .disp_valid_i  (dispatch_valid_i),
-    .disp_ready_o  (dispatch_ready_o),
+    .disp_valid_i  (disp_go),
+    .disp_ready_o  (m_disp_ready),
     .disp_warp_i   (dispatch_warp_i),
     .disp_pc_i     (disp_off[PCW+1:2]),
     .disp_mask_i   (dispatch_mask_i)
   );
+  // Dispatch shares the HCT write ports with MB's update and the steering
+  // pc with the registered redirect. It is taken only in a cycle with MB
+  // empty and no redirect pending: ready comes from registers, not from
+  // MB's commit (m_disp_ready is then high). An offer that cannot be
+  // taken holds issue back for a cycle (disp_bubble), so that MB is empty
+  // four cycles later even when every warp could issue; again if that
+  // cycle was lost to a redirect (bub_q: the bubbles on their way to MB).
+  assign dispatch_ready_o = !mb_valid && !redir_q;
   assign disp_go = dispatch_valid_i && dispatch_ready_o;
+  reg [2:0] bub_q;
+  always @(posedge clk_i) begin
+    if (rst_i) bub_q <= 3'd0;
+    else bub_q <= {bub_q[1:0], disp_bubble};
+  end
+  assign disp_bubble = dispatch_valid_i && !disp_go && bub_q == 3'd0;
+  wire unused_disp_ready = m_disp_ready;
+  always @(posedge clk_i) begin
+    if (rst_i) redir_q <= 1'b0;
+    else redir_q <= redir_valid;
+    redir_warp_q <= mb_warp;
+    redir_pc_q   <= redir_pc;
+  end
   wire unused_pc_off = &{1'b0, disp_off[1:0], disp_off[31:PCW+2]};  // entry: 4-aligned, in CODE
 
   // Console stores
@@ -1038,7 +1070,7 @@ module simty_core #(
   assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~`SIMTY_AT(fe_busy, fe_warp) &
                       {WARPS{!fault_q && !halt_i}};
   wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
-  assign ib_flush = `SIMTY_AT(redir_valid, mb_warp) | disp_at;
+  assign ib_flush = `SIMTY_AT(redir_q, redir_warp_q) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
   // last path does and stops being busy once it has drained.
   always @(posedge clk_i) begin

@@ -18,7 +18,7 @@ module simty_fetch #(
   input  wire [WARP_BITS-1:0]  fs_warp_i,
   input  wire [PCW-1:0]           fs_pc_i,
   input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,
-  input  wire                  redir_valid_i,  // same cycle redirect kills
+  input  wire                  redir_valid_i,  // kills a fetch of its warp
   input  wire [WARP_BITS-1:0]  redir_warp_i,
   output wire                  imem_en_o,      // address: fs_pc_i
   input  wire [31:0]           imem_rdata_i,

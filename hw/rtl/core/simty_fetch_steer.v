@@ -15,8 +15,8 @@ module simty_fetch_steer #(
   input  wire                  clk_i,
   input  wire                  rst_i,
   input  wire [WARPS-1:0]      elig_i,        // may fetch this cycle
-  // Redirect from membership (a busy warp) and dispatch (an idle warp):
-  // never in the same cycle (membership holds dispatch back).
+  // Redirect from membership, registered (a busy warp), and dispatch (an
+  // idle warp): never in the same cycle (the core holds dispatch back).
   input  wire                  redir_valid_i,
   input  wire [WARP_BITS-1:0]  redir_warp_i,
   input  wire [PCW-1:0]           redir_pc_i,
