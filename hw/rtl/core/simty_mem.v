@@ -4,10 +4,10 @@
 // bad lane faults), picks the leader (lowest lane) and serves the lanes
 // whose physical address lies in the leader's line of LANES words in one
 // transaction, merging store bytes with the higher lane winning. The other
-// lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
-// in its own stack since it does not fault) is at physical word w * N + h
+// lanes replay (docs/architecture.md 3). A lane in the stack area (in its
+// own stack since it does not fault) is at physical word w * N + h
 // (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
-// computed.
+// computed, with the bytes each lane's store covers in the line.
 `default_nettype none
 
 module simty_mem #(
@@ -31,8 +31,9 @@ module simty_mem #(
   input  wire [LANES-1:0]      con_i,
   input  wire [LANES*LANES-1:0] same_i,
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
-  input  wire [LANES-1:0]      stk_i,       // in the stack area
   input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
+  // bit LANES*(4*j + b) + l: lane l's store covers byte b of line word j
+  input  wire [4*LANES*LANES-1:0] cov_i,
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -50,7 +51,6 @@ module simty_mem #(
 // verilator lint_on UNUSEDPARAM
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
-  localparam [31:0]  WORD_MASK  = LANES - 1;
   // Each lane's physical line comes from simty_mem_pre (EX), registered:
   // the leader picks one, as it picked an address before.
   wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
@@ -85,53 +85,41 @@ module simty_mem #(
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
   // Store merge: for every byte of the line, the highest served lane
-  // whose store covers it wins (lanes apply in ascending order). Per line
-  // word, the lanes hitting it overwrite, in ascending order, the winner
-  // index of the bytes they cover; then one mux by index per byte (a byte
-  // no lane covers is not enabled; its data is don't-care). Indices are
-  // updated a word at a time, which keeps the simulation cheap.
-  localparam integer LB = LANE_BITS;
+  // whose store covers it wins (lanes apply in ascending order). Which
+  // bytes of which line word each lane covers comes registered from
+  // simty_mem_pre (cov_i); here each byte's candidates are
+  // `served & cover`, the winner is the highest of them (a one-hot pick:
+  // a candidate with no candidate above it, an OR reduction of log depth)
+  // and the byte is an AND-OR over the lanes' store data. A byte no lane
+  // covers is not enabled; its data is 0.
   reg [32*LANES-1:0] sd;      // per lane: store data, replicated
-  reg [4*LANES-1:0]  lbe;     // per lane: its byte enables in its word
-  reg [1:0]          sa;     // byte offset in the word
   integer q;
   always @* begin
-    for (q = 0; q < LANES; q = q + 1) begin
-      sa = addr_i[32*q +: 2];
+    for (q = 0; q < LANES; q = q + 1)
       case (size_i)
-        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe[4*q +: 4] = 4'b0001 << sa[1:0]; end
-        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe[4*q +: 4] = sa[1] ? 4'b1100 : 4'b0011; end
-        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe[4*q +: 4] = 4'b1111; end
+        2'd0:    sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};
+        2'd1:    sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}};
+        default: sd[32*q +: 32] = sdata_i[32*q +: 32];
       endcase
-    end
   end
   wire wr = dmem_en_o && store_i;
-  reg [4*LB-1:0]  win;        // winner index of each byte of word j
-  reg [3:0]       any;
-  reg [LB-1:0]    qi;
-  reg [4*LB-1:0]  f;          // lane q2's byte enables, widened to fields
-  integer j, q2, b;   // one set of loop variables per block
+  reg [LANES-1:0] cand, pick, col;
+  integer j, b, q2, k;   // one set of loop variables per block
   always @* begin
-    f            = {4*LB{1'b0}};
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
-    for (j = 0; j < LANES; j = j + 1) begin
-      win = {4*LB{1'b0}};
-      any = 4'b0000;
-      for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
-        qi = q2[LB-1:0];
-        if (served_o[q2] && (stk_i[q2] ? q2 == j
-                             : ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j)) begin
-          f   = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
-                 {LB{lbe[4*q2]}}};
-          win = (win & ~f) | ({4{qi}} & f);
-          any = any | lbe[4*q2 +: 4];
+    for (j = 0; j < LANES; j = j + 1)
+      for (b = 0; b < 4; b = b + 1) begin
+        cand = served_o & cov_i[LANES*(4*j + b) +: LANES];
+        for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+          pick[q2] = cand[q2] && (cand >> (q2 + 1)) == {LANES{1'b0}};
+        dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
+        for (k = 0; k < 8; k = k + 1) begin
+          for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+            col[q2] = sd[32*q2 + 8*b + k];
+          dmem_wdata_o[32*j + 8*b + k] = (pick & col) != {LANES{1'b0}};
         end
       end
-      dmem_be_o[4*j +: 4] = wr ? any : 4'b0000;
-      for (b = 0; b < 4; b = b + 1)
-        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win[LB*b +: LB] + 8*b +: 8];
-    end
   end
 
 endmodule
