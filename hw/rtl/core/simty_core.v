@@ -532,7 +532,6 @@ module simty_core #(
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
-  wire [4*LANES*LANES-1:0] ex_cov;
   simty_mem_pre #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                   .DATA_SIZE(DATA_SIZE)) u_mem_pre (
     .clk_i        (clk_i),
@@ -547,20 +546,15 @@ module simty_core #(
     .stk_o        (ex_stk),
     .con_o        (ex_con),
     .same_o       (ex_same),
-    .pline_o      (ex_pline),
-    .cov_o        (ex_cov)
+    .pline_o      (ex_pline)
   );
 
   // ------------------------------------------------------------------
   // Stage 8: membership, branch unit, memory arbiter / coalescer
   // ------------------------------------------------------------------
-  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con, mb_ovf;
-  // verilator lint_off UNUSEDSIGNAL
-  reg  [LANES-1:0]       mb_stk;   // unused at one lane (one word a line)
-  // verilator lint_on UNUSEDSIGNAL
+  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con, mb_ovf, mb_stk;
   reg  [32*LANES-1:0]    mb_pline;
   reg  [LANES*LANES-1:0] mb_same;
-  reg  [4*LANES*LANES-1:0] mb_cov;
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
@@ -619,7 +613,6 @@ module simty_core #(
     mb_ovf      <= ex_ovf;
     mb_stk      <= ex_stk;
     mb_pline    <= ex_pline;
-    mb_cov      <= ex_cov;
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
@@ -665,8 +658,8 @@ module simty_core #(
     .con_i         (mb_con),
     .same_i        (mb_same),
     .ovf_i         (mb_ovf),
+    .stk_i         (mb_stk),
     .pline_i       (mb_pline),
-    .cov_i         (mb_cov),
     .fault_o       (mem_fault),
     .fault_cause_o (mem_cause),
     .fault_lane_o  (mem_flane),

@@ -4,10 +4,10 @@
 // bad lane faults), picks the leader (lowest lane) and serves the lanes
 // whose physical address lies in the leader's line of LANES words in one
 // transaction, merging store bytes with the higher lane winning. The other
-// lanes replay (docs/architecture.md 3). A lane in the stack area (in its
-// own stack since it does not fault) is at physical word w * N + h
+// lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
+// in its own stack since it does not fault) is at physical word w * N + h
 // (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
-// computed, with the bytes each lane's store covers in the line.
+// computed.
 `default_nettype none
 
 module simty_mem #(
@@ -31,9 +31,8 @@ module simty_mem #(
   input  wire [LANES-1:0]      con_i,
   input  wire [LANES*LANES-1:0] same_i,
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
+  input  wire [LANES-1:0]      stk_i,       // in the stack area
   input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
-  // bit LANES*(4*j + b) + l: lane l's store covers byte b of line word j
-  input  wire [4*LANES*LANES-1:0] cov_i,
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -51,6 +50,7 @@ module simty_mem #(
 // verilator lint_on UNUSEDPARAM
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
+  localparam [31:0]  WORD_MASK  = LANES - 1;
   // Each lane's physical line comes from simty_mem_pre (EX), registered:
   // the leader picks one, as it picked an address before.
   wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
@@ -85,40 +85,61 @@ module simty_mem #(
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
   // Store merge: for every byte of the line, the highest served lane
-  // whose store covers it wins (lanes apply in ascending order). Which
-  // bytes of which line word each lane covers comes registered from
-  // simty_mem_pre (cov_i); here each byte's candidates are
-  // `served & cover`, the winner is the highest of them (a one-hot pick:
-  // a candidate with no candidate above it, an OR reduction of log depth)
-  // and the byte is an AND-OR over the lanes' store data. A byte no lane
-  // covers is not enabled; its data is 0.
-  reg [32*LANES-1:0] sd;      // per lane: store data, replicated
-  integer q;
+  // whose store covers it wins (lanes apply in ascending order). Each
+  // lane's coverage (its byte enables in its word, its word in the line)
+  // depends on registered values only and settles while the leader is
+  // picked; per byte the candidates are `served & cover`, and the winner's
+  // index is found a bit at a time from the top (bit t: some candidate
+  // agrees with the bits above and has bit t set; LANE_BITS steps of OR
+  // reductions, not a chain of LANES conditional updates), then one mux
+  // by index per byte. A byte no lane covers is not enabled; its data is
+  // don't-care.
+  reg [32*LANES-1:0]   sd;    // per lane: store data, replicated
+  reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
+  reg [3:0]  lbe;             // the lane's byte enables in its word
+  reg [1:0]  sa;              // byte offset in the word
+  reg [31:0] wq;              // the lane's word in the line
+  integer q, jq, bq;
   always @* begin
-    for (q = 0; q < LANES; q = q + 1)
+    cov = {4*LANES*LANES{1'b0}};
+    for (q = 0; q < LANES; q = q + 1) begin
+      sa = addr_i[32*q +: 2];
       case (size_i)
-        2'd0:    sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};
-        2'd1:    sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}};
-        default: sd[32*q +: 32] = sdata_i[32*q +: 32];
+        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe = 4'b0001 << sa; end
+        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe = sa[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe = 4'b1111; end
       endcase
+      wq = stk_i[q] ? q : (addr_i[32*q +: 32] >> 2) & WORD_MASK;
+      for (jq = 0; jq < LANES; jq = jq + 1)
+        for (bq = 0; bq < 4; bq = bq + 1)
+          cov[LANES*(4*jq + bq) + q] = wq == jq && lbe[bq];
+    end
   end
   wire wr = dmem_en_o && store_i;
-  reg [LANES-1:0] cand, pick, col;
-  integer j, b, q2, k;   // one set of loop variables per block
+  localparam integer LB = LANE_BITS;
+  reg [LANES-1:0] cand;
+  reg [LB-1:0]    win;
+  reg             hit;
+  integer j, b, t, q2;   // one set of loop variables per block
   always @* begin
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
     for (j = 0; j < LANES; j = j + 1)
       for (b = 0; b < 4; b = b + 1) begin
-        cand = served_o & cov_i[LANES*(4*j + b) +: LANES];
-        for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-          pick[q2] = cand[q2] && (cand >> (q2 + 1)) == {LANES{1'b0}};
-        dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
-        for (k = 0; k < 8; k = k + 1) begin
+        cand = served_o & cov[LANES*(4*j + b) +: LANES];
+        // the highest candidate's index, a bit at a time from the top:
+        // bit t is set iff a candidate agrees with the bits above t and
+        // has bit t set
+        win = {LB{1'b0}};
+        for (t = LB - 1; t >= 0; t = t - 1) begin
+          hit = 1'b0;
           for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-            col[q2] = sd[32*q2 + 8*b + k];
-          dmem_wdata_o[32*j + 8*b + k] = (pick & col) != {LANES{1'b0}};
+            if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
+              hit = hit | cand[q2];
+          win[t] = hit;
         end
+        dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
+        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
       end
   end
 

@@ -43,10 +43,7 @@ module simty_mem_pre #(
   output reg  [LANES*LANES-1:0]   same_o,
   // per lane its physical address's line bits (bits [LS, 32); below LS:
   // 0), for MB's transaction address
-  output reg  [32*LANES-1:0]      pline_o,
-  // bit LANES*(4*j + b) + l: lane l's access of size_i covers byte b of
-  // word j of its physical line (MB's store merge)
-  output reg  [4*LANES*LANES-1:0] cov_o
+  output reg  [32*LANES-1:0]      pline_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -125,13 +122,10 @@ module simty_mem_pre #(
     end
   end
 
-  reg [31:0] a, pl, wj;
-  reg [3:0]  be;
+  reg [31:0] a, pl;
   reg        in_data, area;
-  integer    b, jw;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
-    cov_o  = {4*LANES*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
       a        = addr_i[32*l +: 32];
       mis_o[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
@@ -156,17 +150,6 @@ module simty_mem_pre #(
       for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
         if (area) pl[p] = warp_i[p - LINE_SHIFT];
       pline_o[32*l +: 32] = pl;
-      // Store coverage: the bytes of the access in its word, and its word
-      // in the physical line (a stack lane's is its lane number).
-      case (size_i)
-        2'd0:    be = 4'b0001 << a[1:0];
-        2'd1:    be = a[1] ? 4'b1100 : 4'b0011;
-        default: be = 4'b1111;
-      endcase
-      wj = stk_o[l] ? l : (a >> 2) & (LANES - 1);
-      for (jw = 0; jw < LANES; jw = jw + 1)
-        for (b = 0; b < 4; b = b + 1)
-          cov_o[LANES*(4*jw + b) + l] = wj == jw && be[b];
     end
     for (l = 0; l < LANES; l = l + 1) begin
       same_o[LANES*l + l] = 1'b1;
