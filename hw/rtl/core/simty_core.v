@@ -14,6 +14,11 @@ module simty_core #(
   // 1: the hot tables read in EX (HCT1, HCT2) in LUT RAM with registered
   // read data instead of block RAM: the ECP5 build (no LUT RAM on iCE40)
   parameter integer HOT_LUTRAM = 0,
+  // Storage of the small per-warp tables (WARPS entries: the instruction
+  // buffer, each warp's base thread id) and of the counters' high parts
+  // (13 entries): simty_ram_1r1w's BLOCK, 1 block RAM, 2 LUT RAM (ECP5
+  // only), 3 flip-flops (docs/core.md "Table storage")
+  parameter integer SMALL_TABLES = 1,
   // Optional extensions (docs/architecture.md section 2): 1 = implemented,
   // 0 = their encodings are illegal instructions.
   parameter integer EXT_M = 0,        // multiply (pipelined), divide (iterative)
@@ -209,7 +214,7 @@ module simty_core #(
   wire                  rr2_pred;
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-               .PCW(PCW)) u_ibuf (
+               .PCW(PCW), .STYLE(SMALL_TABLES)) u_ibuf (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .we_i         (ibw_we),
@@ -384,8 +389,8 @@ module simty_core #(
   // its low bits are not stored, so lane l's id is base | l.
   localparam [31:0] LANE_LOW = LANES - 1;
   wire [31:0] rr2_base_tid;
-  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
-                   .SAME_CYCLE(0)) u_base_tid (
+  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS),
+                   .BLOCK(SMALL_TABLES), .SAME_CYCLE(0)) u_base_tid (
     .clk_i   (clk_i),
     .re_i    (1'b1),
     .raddr_i (rr1_warp),
@@ -1311,7 +1316,7 @@ module simty_core #(
     end
   end
 
-  simty_counters #(.LANE_BITS(LANE_BITS)) u_ctr (
+  simty_counters #(.LANE_BITS(LANE_BITS), .STYLE(SMALL_TABLES)) u_ctr (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .clear_i      (ctr_clear_i),

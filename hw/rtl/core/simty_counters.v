@@ -38,7 +38,8 @@
 `default_nettype none
 
 module simty_counters #(
-  parameter integer LANE_BITS = 2
+  parameter integer LANE_BITS = 2,
+  parameter integer STYLE = 1      // high parts' storage (simty_ram_1r1w BLOCK)
 ) (
   input  wire               clk_i,
   input  wire               rst_i,
@@ -161,7 +162,7 @@ module simty_counters #(
                          {{(HI-1){1'b0}}, cp_v[wr_q]};
 
   simty_ram_1r1w #(
-    .WIDTH(HI), .DEPTH(N), .ABITS(RB), .BLOCK(1), .SAME_CYCLE(0)
+    .WIDTH(HI), .DEPTH(N), .ABITS(RB), .BLOCK(STYLE), .SAME_CYCLE(0)
   ) u_hi (
     .clk_i   (clk_i),
     .re_i    (1'b1),

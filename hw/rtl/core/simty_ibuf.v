@@ -12,7 +12,8 @@ module simty_ibuf #(
   parameter integer WARPS = 4,
   parameter integer WARP_BITS = 2,
   parameter integer EPOCH_BITS = 3,
-  parameter integer PCW = 15
+  parameter integer PCW = 15,
+  parameter integer STYLE = 1      // the RAM's storage (simty_ram_1r1w BLOCK)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -109,7 +110,7 @@ module simty_ibuf #(
   assign rd_epoch_o = rd_epoch_q;
 
   wire [W-1:0] rdata;
-  simty_ram_1r1w #(.WIDTH(W), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(1),
+  simty_ram_1r1w #(.WIDTH(W), .DEPTH(WARPS), .ABITS(WARP_BITS), .BLOCK(STYLE),
                    .SAME_CYCLE(0)) u_ram (
     .clk_i   (clk_i),
     .re_i    (1'b1),

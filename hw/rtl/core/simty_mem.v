@@ -85,53 +85,62 @@ module simty_mem #(
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
   // Store merge: for every byte of the line, the highest served lane
-  // whose store covers it wins (lanes apply in ascending order). Per line
-  // word, the lanes hitting it overwrite, in ascending order, the winner
-  // index of the bytes they cover; then one mux by index per byte (a byte
-  // no lane covers is not enabled; its data is don't-care). Indices are
-  // updated a word at a time, which keeps the simulation cheap.
-  localparam integer LB = LANE_BITS;
-  reg [32*LANES-1:0] sd;      // per lane: store data, replicated
-  reg [4*LANES-1:0]  lbe;     // per lane: its byte enables in its word
-  reg [1:0]          sa;     // byte offset in the word
-  integer q;
+  // whose store covers it wins (lanes apply in ascending order). Each
+  // lane's coverage (its byte enables in its word, its word in the line)
+  // depends on registered values only and settles while the leader is
+  // picked; per byte the candidates are `served & cover`, and the winner's
+  // index is found a bit at a time from the top (bit t: some candidate
+  // agrees with the bits above and has bit t set; LANE_BITS steps of OR
+  // reductions, not a chain of LANES conditional updates), then one mux
+  // by index per byte. A byte no lane covers is not enabled; its data is
+  // don't-care.
+  reg [32*LANES-1:0]   sd;    // per lane: store data, replicated
+  reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
+  reg [3:0]  lbe;             // the lane's byte enables in its word
+  reg [1:0]  sa;              // byte offset in the word
+  reg [31:0] wq;              // the lane's word in the line
+  integer q, jq, bq;
   always @* begin
+    cov = {4*LANES*LANES{1'b0}};
     for (q = 0; q < LANES; q = q + 1) begin
       sa = addr_i[32*q +: 2];
       case (size_i)
-        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe[4*q +: 4] = 4'b0001 << sa[1:0]; end
-        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe[4*q +: 4] = sa[1] ? 4'b1100 : 4'b0011; end
-        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe[4*q +: 4] = 4'b1111; end
+        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe = 4'b0001 << sa; end
+        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe = sa[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe = 4'b1111; end
       endcase
+      wq = stk_i[q] ? q : (addr_i[32*q +: 32] >> 2) & WORD_MASK;
+      for (jq = 0; jq < LANES; jq = jq + 1)
+        for (bq = 0; bq < 4; bq = bq + 1)
+          cov[LANES*(4*jq + bq) + q] = wq == jq && lbe[bq];
     end
   end
   wire wr = dmem_en_o && store_i;
-  reg [4*LB-1:0]  win;        // winner index of each byte of word j
-  reg [3:0]       any;
-  reg [LB-1:0]    qi;
-  reg [4*LB-1:0]  f;          // lane q2's byte enables, widened to fields
-  integer j, q2, b;   // one set of loop variables per block
+  localparam integer LB = LANE_BITS;
+  reg [LANES-1:0] cand;
+  reg [LB-1:0]    win;
+  reg             hit;
+  integer j, b, t, q2;   // one set of loop variables per block
   always @* begin
-    f            = {4*LB{1'b0}};
     dmem_be_o    = {4*LANES{1'b0}};
     dmem_wdata_o = {32*LANES{1'b0}};
-    for (j = 0; j < LANES; j = j + 1) begin
-      win = {4*LB{1'b0}};
-      any = 4'b0000;
-      for (q2 = 0; q2 < LANES; q2 = q2 + 1) begin
-        qi = q2[LB-1:0];
-        if (served_o[q2] && (stk_i[q2] ? q2 == j
-                             : ((addr_i[32*q2 +: 32] >> 2) & WORD_MASK) == j)) begin
-          f   = {{LB{lbe[4*q2+3]}}, {LB{lbe[4*q2+2]}}, {LB{lbe[4*q2+1]}},
-                 {LB{lbe[4*q2]}}};
-          win = (win & ~f) | ({4{qi}} & f);
-          any = any | lbe[4*q2 +: 4];
+    for (j = 0; j < LANES; j = j + 1)
+      for (b = 0; b < 4; b = b + 1) begin
+        cand = served_o & cov[LANES*(4*j + b) +: LANES];
+        // the highest candidate's index, a bit at a time from the top:
+        // bit t is set iff a candidate agrees with the bits above t and
+        // has bit t set
+        win = {LB{1'b0}};
+        for (t = LB - 1; t >= 0; t = t - 1) begin
+          hit = 1'b0;
+          for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+            if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
+              hit = hit | cand[q2];
+          win[t] = hit;
         end
+        dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
+        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
       end
-      dmem_be_o[4*j +: 4] = wr ? any : 4'b0000;
-      for (b = 0; b < 4; b = b + 1)
-        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win[LB*b +: LB] + 8*b +: 8];
-    end
   end
 
 endmodule

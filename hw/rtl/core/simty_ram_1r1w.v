@@ -10,6 +10,9 @@
 // read data): for a table of a few words on a timing-critical path, the
 // register's clock-to-out instead of a block RAM's (about 5 ns on the
 // ECP5's DP16KD). The iCE40 has no LUT RAM: never BLOCK = 2 there.
+// BLOCK = 3 asks for flip-flops and a read multiplexer (a table of a few
+// words where a block RAM, set by its width rather than its depth, is
+// the scarcer resource; docs/core.md "Table storage").
 // SAME_CYCLE = 0 declares that the caller never uses the data of a read
 // whose address is written in the same cycle (no_rw_check), so no
 // collision register and comparator are wrapped around the RAM; with
@@ -36,7 +39,8 @@ module simty_ram_1r1w #(
   // Yosys reads the attributes' values from these constants; Verilator
   // ignores both.
   // verilator lint_off UNUSEDPARAM
-  localparam STYLE = (BLOCK == 2) ? "distributed" : (BLOCK != 0) ? "block" : "auto";
+  localparam STYLE = (BLOCK == 3) ? "logic" : (BLOCK == 2) ? "distributed" :
+                     (BLOCK != 0) ? "block" : "auto";
   localparam integer FREE = (SAME_CYCLE == 0) ? 1 : 0;
   // verilator lint_on UNUSEDPARAM
   (* ram_style = STYLE, no_rw_check = FREE *) reg [WIDTH-1:0] mem_q [0:DEPTH-1];
