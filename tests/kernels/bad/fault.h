@@ -35,6 +35,22 @@ main:
   xori s2, s2, 1                /* upper lane */
 .endm
 
+/* a5 = &victim[lane] on the lower lanes, the bad address on the upper
+ * ones: BAD_ADDR if defined, else &victim[lane] + BAD; a0 = 0x7777. */
+.macro FAULT_ADDR
+  la a5, victim
+  slli t0, s3, 2
+  add a5, a5, t0
+  li a0, 0x7777
+  beqz s2, 1f
+#ifdef BAD_ADDR
+  li a5, BAD_ADDR
+#else
+  addi a5, a5, BAD
+#endif
+1:
+.endm
+
 .macro FAULT_END
 fault_none:
   li a0, 0

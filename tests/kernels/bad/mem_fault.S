@@ -68,18 +68,7 @@
 #include "fault.h"
 
   FAULT_BEGIN
-  /* lower lanes: &victim[lane], valid; upper lanes: the bad address */
-  la a5, victim
-  slli t0, s3, 2
-  add a5, a5, t0
-  li a0, 0x7777
-  beqz s2, 1f
-#ifdef BAD_ADDR
-  li a5, BAD_ADDR
-#else
-  addi a5, a5, BAD
-#endif
-1:
+  FAULT_ADDR  /* lower lanes: &victim[lane], valid; upper lanes: bad */
   .globl bad
 bad:
   OP a0, 0(a5)
