@@ -47,6 +47,15 @@ void example_init_isa(struct example *ex, int argc, char **argv,
   ex->rng = 0x9E3779B97F4A7C15ull ^ ex->seed;
 }
 
+void example_check_n(struct example *ex, uint64_t max, const char *what)
+{
+  if (ex->n >= 1 && ex->n <= max)
+    return;
+  fprintf(stderr, "%s: --n%s%s%s must be 1 .. %" PRIu64 "\n", ex->name,
+          what ? " (" : "", what ? what : "", what ? ")" : "", max);
+  exit(EXAMPLE_USAGE);
+}
+
 uint32_t example_upload(struct example *ex, const void *src, size_t size)
 {
   if (nbufs == STUB_MAX_BUFS) {

@@ -17,12 +17,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "hotspot", EXAMPLE_KERNEL, 32);
-  if (ex.n < 1 || ex.n > 512) {
-    fprintf(stderr, "hotspot: --n (the grid side) must be 1 .. 512\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 512, "the grid side");
   uint32_t n = (uint32_t)ex.n, nn = n * n;
   int32_t *power = malloc(nn * sizeof(*power));
   int32_t *t[2] = {malloc(nn * sizeof(int32_t)), malloc(nn * sizeof(int32_t))};

@@ -40,12 +40,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "srad", EXAMPLE_KERNEL, 32);
-  if (ex.n < 1 || ex.n > 512) {
-    fprintf(stderr, "srad: --n (the image side) must be 1 .. 512\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 512, "the image side");
   uint32_t n = (uint32_t)ex.n, nn = n * n;
   int32_t *img[2] = {malloc(nn * sizeof(int32_t)), malloc(nn * sizeof(int32_t))};
   int32_t *coef = malloc(nn * sizeof(*coef)), *got = malloc(nn * sizeof(*got));

@@ -116,6 +116,17 @@ void example_init_isa(struct example *ex, int argc, char **argv,
          simty_device_uri(ex->dev), ex->info.warps, ex->info.lanes, ex->n);
 }
 
+void example_check_n(struct example *ex, uint64_t max, const char *what)
+{
+  if (ex->n >= 1 && ex->n <= max)
+    return;
+  fprintf(stderr, "%s: --n%s%s%s must be 1 .. %" PRIu64 "\n", ex->name,
+          what ? " (" : "", what ? what : "", what ? ")" : "", max);
+  simty_kernel_free(ex->kernel);
+  simty_close(ex->dev);
+  exit(EXAMPLE_USAGE);
+}
+
 uint32_t example_upload(struct example *ex, const void *src, size_t size)
 {
   uint32_t addr;

@@ -58,6 +58,10 @@ void example_init_isa(struct example *ex, int argc, char **argv,
                       const char *name, const char *default_kernel,
                       uint64_t default_n, unsigned extensions);
 
+/* Ends the program with EXAMPLE_USAGE ("NAME: --n[ (WHAT)] must be 1 ..
+ * MAX", the device closed) unless 1 <= --n <= max. what may be NULL. */
+void example_check_n(struct example *ex, uint64_t max, const char *what);
+
 /* Deterministic pseudo-random numbers from --seed. */
 static inline uint32_t example_rand(struct example *ex)
 {

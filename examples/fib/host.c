@@ -26,12 +26,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "fib", EXAMPLE_KERNEL, 64);
-  if (ex.n == 0 || ex.n > 65536) {
-    fprintf(stderr, "fib: --n (threads) must be 1 .. 65536\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 65536, "threads");
   uint32_t count = (uint32_t)ex.n;
   uint32_t *n = malloc(count * sizeof(*n));
   int32_t *value = malloc(count * sizeof(*value));

@@ -17,12 +17,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "histogram", EXAMPLE_KERNEL, 2048);
-  if (ex.n == 0 || ex.n > (1u << 20)) {
-    fprintf(stderr, "histogram: --n must be 1 .. 1048576\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 1u << 20, NULL);
   uint32_t n = (uint32_t)ex.n;
   uint32_t threads = (n + HISTOGRAM_PER_THREAD - 1) / HISTOGRAM_PER_THREAD;
   uint32_t sub_words = threads * HISTOGRAM_BINS;

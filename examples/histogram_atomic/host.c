@@ -19,12 +19,7 @@ int main(int argc, char **argv)
   struct example ex;
   example_init_isa(&ex, argc, argv, "histogram_atomic", EXAMPLE_KERNEL, 2048,
                    SIMTY_EXT_A);
-  if (ex.n == 0 || ex.n > (1u << 20)) {
-    fprintf(stderr, "histogram_atomic: --n must be 1 .. 1048576\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 1u << 20, NULL);
   uint32_t n = (uint32_t)ex.n;
   uint32_t threads = (n + HISTOGRAM_PER_THREAD - 1) / HISTOGRAM_PER_THREAD;
   uint8_t *values = malloc(n);

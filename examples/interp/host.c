@@ -202,12 +202,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "interp", EXAMPLE_KERNEL, 64);
-  if (ex.n == 0 || ex.n > 65536) {
-    fprintf(stderr, "interp: --n (threads) must be 1 .. 65536\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 65536, "threads");
   uint32_t count = (uint32_t)ex.n;
   uint32_t code[256], size = 0, entry_of[PROGRAMS];
   for (uint32_t p = 0; p < PROGRAMS; p++)

@@ -14,12 +14,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "matmul", EXAMPLE_KERNEL, 16);
-  if (ex.n == 0 || ex.n > 256) {
-    fprintf(stderr, "matmul: --n (the matrix dimension) must be 1 .. 256\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 256, "the matrix dimension");
   uint32_t n = (uint32_t)ex.n, nn = n * n;
   int32_t *a = malloc(nn * sizeof(*a)), *b = malloc(nn * sizeof(*b));
   int32_t *c = malloc(nn * sizeof(*c)), *want = malloc(nn * sizeof(*want));

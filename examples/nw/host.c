@@ -18,12 +18,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "nw", EXAMPLE_KERNEL, 32);
-  if (ex.n == 0 || ex.n > 1024) {
-    fprintf(stderr, "nw: --n (the sequence length) must be 1 .. 1024\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 1024, "the sequence length");
   uint32_t n = (uint32_t)ex.n;
   uint32_t words = (n + 1) * (n + 1);
   uint8_t *a = malloc(n), *b = malloc(n);

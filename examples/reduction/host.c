@@ -18,12 +18,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "reduction", EXAMPLE_KERNEL, 1024);
-  if (ex.n == 0 || ex.n > (1u << 20)) {
-    fprintf(stderr, "reduction: --n must be 1 .. 1048576\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 1u << 20, NULL);
   uint32_t n = (uint32_t)ex.n;
   int32_t *data = malloc(n * sizeof(*data));
   int32_t *want = malloc(n * sizeof(*want));

@@ -14,12 +14,7 @@ int main(int argc, char **argv)
 {
   struct example ex;
   example_init(&ex, argc, argv, "vecadd", EXAMPLE_KERNEL, 1000);
-  if (ex.n == 0 || ex.n > (1u << 20)) {
-    fprintf(stderr, "vecadd: --n must be 1 .. 1048576\n");
-    simty_kernel_free(ex.kernel);
-    simty_close(ex.dev);
-    return EXAMPLE_USAGE;
-  }
+  example_check_n(&ex, 1u << 20, NULL);
   uint32_t n = (uint32_t)ex.n;
   int32_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
   int32_t *c = malloc(n * sizeof(*c)), *want = malloc(n * sizeof(*want));
