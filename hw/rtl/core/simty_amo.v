@@ -181,8 +181,7 @@ module simty_amo #(
 
   // The shared probe, registers (so the comparators see one source): the
   // line and the words of the last cycle's DATA write (kv_q: a kill is
-  // due), or from start_i on the atomic's line and, from PICK, the word of
-  // the lane in STEP.
+  // due), or from start_i on, the atomic's line.
   reg             kv_q;
   reg [LW-1:0]    cl_q;
   reg [LANES-1:0] cw_q;
@@ -192,9 +191,7 @@ module simty_amo #(
     kv_q <= kwr;
     if (kwr) cl_q <= wr_addr_i[DSB-1:LS];
     else if (start_i && state_q == IDLE) cl_q <= line_i[DSB-1:LS];
-    for (k = 0; k < LANES; k = k + 1)
-      if (kwr) cw_q[k] <= wr_be_i[4*k +: 4] != 4'd0;
-      else if (state_q == PICK) cw_q[k] <= w_d == k[WI-1:0];
+    for (k = 0; k < LANES; k = k + 1) cw_q[k] <= wr_be_i[4*k +: 4] != 4'd0;
   end
   localparam [31:0]   LM32  = LANES - 1;
   localparam [WI-1:0] WMASK = LM32[WI-1:0];
@@ -208,10 +205,9 @@ module simty_amo #(
       reg  [LW-1:0]   rl;
       reg  [WI-1:0]   rw;
       wire            eq   = rl == cl_q;
-      wire            cw   = cw_q[rw & WMASK];
-      wire            kill = kv_q && eq && cw;
+      wire            kill = kv_q && eq && cw_q[rw & WMASK];
       wire            me   = h == G[HW-1:0];
-      assign hit[g] = me && rv && eq && cw;
+      assign hit[g] = me && rv && eq && (rw & WMASK) == (w & WMASK);
       always @(posedge clk_i) begin
         if (kill || (disp_i && GW[WARP_BITS-1:0] == disp_warp_i)) rv <= 1'b0;
         if (setr && me) rv <= op_q == LR;
@@ -225,10 +221,10 @@ module simty_amo #(
   endgenerate
 
 `ifndef SYNTHESIS
-  // the shared probe: in STEP it holds the lane's word, and no kill is due
+  // the shared probe: in STEP it holds the atomic's line, and no kill is
+  // due
   always @(posedge clk_i)
-    if (!rst_i && step && (kv_q || cl_q != line_q[DSB-1:LS] ||
-                           cw_q != {{(LANES-1){1'b0}}, 1'b1} << w)) begin
+    if (!rst_i && step && (kv_q || cl_q != line_q[DSB-1:LS])) begin
       $display("simty_amo: a DATA write's kill met an atomic's STEP");
       $fatal(1, "simty_amo: shared compare");
     end
