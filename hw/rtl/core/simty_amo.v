@@ -118,20 +118,26 @@ module simty_amo #(
   // small and fast)
   reg [WI-1:0] cur_d, w_d, cur, w;
   reg [31:0]   s_d, v_d, s, v;
+  // the lowest pending lane, one-hot, and the word's one-hot: AND-OR
+  // selections (a priority chain of multiplexers is deeper and larger)
+  wire [LANES-1:0] first = pend_q & (~pend_q + {{(LANES-1){1'b0}}, 1'b1});
+  reg  [LANES-1:0] wsel;
   integer i;
   always @* begin
     cur_d = {WI{1'b0}};
-    w_d   = woff_q[WI-1:0];
-    s_d   = src_q[31:0];
-    for (i = LANES - 1; i >= 0; i = i - 1)
-      if (pend_q[i]) begin
-        cur_d = i[WI-1:0];
-        w_d   = woff_q[WI*i +: WI];
-        s_d   = src_q[32*i +: 32];
+    w_d   = {WI{1'b0}};
+    s_d   = 32'd0;
+    for (i = 0; i < LANES; i = i + 1)
+      if (first[i]) begin
+        cur_d = cur_d | i[WI-1:0];
+        w_d   = w_d | woff_q[WI*i +: WI];
+        s_d   = s_d | src_q[32*i +: 32];
       end
-    v_d = data_q[31:0];
-    for (i = 1; i < LANES; i = i + 1)
-      if (w_d == i[WI-1:0]) v_d = data_q[32*i +: 32];
+    v_d = 32'd0;
+    for (i = 0; i < LANES; i = i + 1) begin
+      wsel[i] = w_d == i[WI-1:0];
+      if (wsel[i]) v_d = v_d | data_q[32*i +: 32];
+    end
   end
   always @(posedge clk_i)
     if (state_q == PICK) begin
