@@ -186,12 +186,8 @@ module simty_amo #(
   wire        wrt  = op_q != LR && (op_q != SC || held);   // the word changes
 
   // The shared probe, registers (so the comparators see one source): the
-  // line of the DATA port's address and the words written, last cycle
-  // (kv_q: a kill is due). From start_i the line holds (busy_q) until the
-  // unit's write: in start_i's cycle the port carries the atomic's own
-  // read (line_i, checked in simulation), so from then on it is the
-  // atomic's line. The line register loads on busy_q, not on the write's
-  // byte enables (late: the end of the memory stage's path).
+  // line and the words of the last cycle's DATA write (kv_q: a kill is
+  // due), or from start_i on, the atomic's line.
   reg             kv_q;
   reg [LW-1:0]    cl_q;
   reg [LANES-1:0] cw_q;
@@ -199,7 +195,8 @@ module simty_amo #(
   integer k;
   always @(posedge clk_i) begin
     kv_q <= kwr;
-    if (!busy_q) cl_q <= wr_addr_i[DSB-1:LS];
+    if (kwr) cl_q <= wr_addr_i[DSB-1:LS];
+    else if (start_i && state_q == IDLE) cl_q <= line_i[DSB-1:LS];
     for (k = 0; k < LANES; k = k + 1) cw_q[k] <= wr_be_i[4*k +: 4] != 4'd0;
   end
   localparam [31:0]   LM32  = LANES - 1;
