@@ -68,6 +68,24 @@ test-rtl-counters: hw/sim/core/simty_counters_tb.v hw/rtl/core/simty_counters.v 
 	  grep '^simty_counters_tb' $(RTL_CTR_TB_OUT)/tb$$lb.log; \
 	done
 
+# simty_instret alone against a 64-bit counter per thread (hw/sim/core/
+# simty_instret_tb.v: the registered write and its bypass) at 1x4, 4x4,
+# 8x8 and 2x32.
+TEST_SUITES += rtl-instret
+RTL_IR_TB_OUT := $(BUILD)/rtl/instret_tb
+.PHONY: test-rtl-instret
+test-rtl-instret: hw/sim/core/simty_instret_tb.v hw/rtl/core/simty_instret.v | $(BUILD)/rtl/
+	@set -e; mkdir -p $(RTL_IR_TB_OUT); for c in 1x4 4x4 8x8 2x32; do \
+	  verilator --binary --timing -Wno-fatal -Wno-WIDTH \
+	    -Mdir $(RTL_IR_TB_OUT)/obj$$c -MAKEFLAGS "-s" \
+	    --top-module simty_instret_tb -GWARPS=$${c%x*} -GLANES=$${c#*x} \
+	    -o $(abspath $(RTL_IR_TB_OUT))/tb$$c hw/sim/core/simty_instret_tb.v \
+	    hw/rtl/core/simty_instret.v >/dev/null; \
+	  $(RTL_IR_TB_OUT)/tb$$c > $(RTL_IR_TB_OUT)/tb$$c.log 2>&1 || \
+	    { cat $(RTL_IR_TB_OUT)/tb$$c.log; exit 1; }; \
+	  grep '^simty_instret_tb' $(RTL_IR_TB_OUT)/tb$$c.log; \
+	done
+
 # ---- testbench ----
 # Verilator testbench of simty_core (C in hw/sim/core/, thin C++ glue),
 # one binary per WARPS x LANES configuration:

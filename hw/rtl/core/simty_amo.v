@@ -18,13 +18,16 @@
 // them back through GA (take_i), like the divide unit's.
 //
 // Reservations: one per hardware thread, a valid bit and the physical
-// word address within DATA (flops: every write compares against all of
-// them). lr.w sets its thread's; sc.w succeeds if its thread's is valid on
-// exactly its word and no earlier lane of the instruction wrote that word
-// (which would have cleared it), and clears it either way. Any write to
-// DATA by the core (stores, the unit's own write) clears, one cycle later,
-// every reservation on a word it wrote a byte of: the core's DATA port is
+// word address within DATA (flip-flops: every write compares against all
+// of them), as a line and a word in the line. lr.w sets its thread's;
+// sc.w succeeds if its thread's is valid on exactly its word and no
+// earlier lane of the instruction wrote that word (which would have
+// cleared it), and clears it either way. Any write to DATA by the core
+// (stores, the unit's own write) clears, one cycle later, every
+// reservation on a word it wrote a byte of: the core's DATA port is
 // observed (wr_*_i). A dispatch clears its warp's (a new logical thread).
+// Each entry has one line comparator, shared by the kill and the sc.w
+// check (they never fall in one cycle; see "Reservations" below).
 `default_nettype none
 
 module simty_amo #(
@@ -75,13 +78,13 @@ module simty_amo #(
   localparam integer LS  = 2 + LB2;               // line shift
   localparam integer WI  = (LB2 > 0) ? LB2 : 1;   // word index width
   localparam integer DSB = $clog2(DATA_SIZE);
-  localparam integer AW  = DSB - 2;               // word address in DATA
   localparam integer N   = WARPS * LANES;
   localparam integer HW  = (N > 1) ? $clog2(N) : 1;  // hardware thread index
   localparam [31:0]   LMW = LANES - 1;
 
   localparam [3:0] LR = 4'd0, SC = 4'd1, SWAP = 4'd2, ADD = 4'd3, XOR = 4'd4,
-                   AND = 4'd5, OR = 4'd6, MIN = 4'd7, MAX = 4'd8, MINU = 4'd9;
+                   AND = 4'd5, OR = 4'd6, MIN = 4'd7, MAX = 4'd8, MINU = 4'd9,
+                   MAXU = 4'd10;
 
   localparam [2:0] IDLE = 3'd0, LATCH = 3'd1, PICK = 3'd2, STEP = 3'd3,
                    WRITE = 3'd4, DONE = 3'd5;
@@ -101,6 +104,8 @@ module simty_amo #(
     endcase
   end
   reg [3:0]            op_q;
+  reg                  add_q, mm_q, sgn_q, max_q;   // op_q decoded
+  reg [3:1]            tl_q;         // truth table {v,s} = 11, 10, 01
   reg [LANES-1:0]      pend_q;       // served lanes still to apply
   reg [LANES-1:0]      touch_q;      // line words written
   reg [31:0]           line_q;
@@ -113,20 +118,26 @@ module simty_amo #(
   // small and fast)
   reg [WI-1:0] cur_d, w_d, cur, w;
   reg [31:0]   s_d, v_d, s, v;
+  // the lowest pending lane, one-hot, and the word's one-hot: AND-OR
+  // selections (a priority chain of multiplexers is deeper and larger)
+  wire [LANES-1:0] first = pend_q & (~pend_q + {{(LANES-1){1'b0}}, 1'b1});
+  reg  [LANES-1:0] wsel;
   integer i;
   always @* begin
     cur_d = {WI{1'b0}};
-    w_d   = woff_q[WI-1:0];
-    s_d   = src_q[31:0];
-    for (i = LANES - 1; i >= 0; i = i - 1)
-      if (pend_q[i]) begin
-        cur_d = i[WI-1:0];
-        w_d   = woff_q[WI*i +: WI];
-        s_d   = src_q[32*i +: 32];
+    w_d   = {WI{1'b0}};
+    s_d   = 32'd0;
+    for (i = 0; i < LANES; i = i + 1)
+      if (first[i]) begin
+        cur_d = cur_d | i[WI-1:0];
+        w_d   = w_d | woff_q[WI*i +: WI];
+        s_d   = s_d | src_q[32*i +: 32];
       end
-    v_d = data_q[31:0];
-    for (i = 1; i < LANES; i = i + 1)
-      if (w_d == i[WI-1:0]) v_d = data_q[32*i +: 32];
+    v_d = 32'd0;
+    for (i = 0; i < LANES; i = i + 1) begin
+      wsel[i] = w_d == i[WI-1:0];
+      if (wsel[i]) v_d = v_d | data_q[32*i +: 32];
+    end
   end
   always @(posedge clk_i)
     if (state_q == PICK) begin
@@ -135,57 +146,59 @@ module simty_amo #(
       s   <= s_d;
       v   <= v_d;
     end
+  // The operation, bit by bit: the sum for amoadd.w, else a function of
+  // the two bits (v, s) given by a truth table: tt[{v, s}] (index 0, both
+  // bits 0, gives 0 for every function). The logical ones and swap / sc.w
+  // take theirs from the decoded op (tl_q); min / max select v or s by the
+  // compare.
   wire [32:0]   dif = {1'b0, v} - {1'b0, s};        // v < s unsigned: dif[32]
   wire          ltu = dif[32];
   wire          lt  = (v[31] != s[31]) ? v[31] : ltu;
+  wire          tkv = max_q ^ (sgn_q ? lt : ltu);   // min / max: the result is v
+  wire [3:1]    tt  = mm_q ? (tkv ? 3'b110 : 3'b101) : tl_q;
+  wire [31:0]   sum = v + s;
   reg  [31:0]   nv;
-  always @* begin
-    case (op_q)
-      SWAP, SC: nv = s;
-      ADD:      nv = v + s;
-      XOR:      nv = v ^ s;
-      AND:      nv = v & s;
-      OR:       nv = v | s;
-      MIN:      nv = lt ? v : s;
-      MAX:      nv = lt ? s : v;
-      MINU:     nv = ltu ? v : s;
-      default:  nv = ltu ? s : v;                     // MAXU
-    endcase
-  end
+  integer b;
+  always @*
+    for (b = 0; b < 32; b = b + 1)
+      nv[b] = add_q ? sum[b] : (v[b] & s[b] & tt[3]) | (v[b] & !s[b] & tt[2]) |
+                               (!v[b] & s[b] & tt[1]);
 
-  // Reservations
-  wire [AW-1:0]  cur_a;                // the current lane's word address
-  generate
-    if (LB2 > 0) begin : gen_wa
-      assign cur_a = {line_q[DSB-1:LS], w};
-    end else begin : gen_wa1
-      assign cur_a = line_q[DSB-1:2];
-      wire unused_w = &{1'b0, w};
-    end
-  endgenerate
+  // Reservations. Each entry holds its word as a line (the line bits of
+  // the word address within DATA, LW bits) and a word in the line (WI
+  // bits). Its line is compared with one shared probe line, cl_q: the line
+  // of the last DATA write (a kill is due the cycle after the write:
+  // kv_q), or from start_i to the unit's own write the atomic's line (the
+  // sc.w check in STEP). The two never share a cycle: from start_i to
+  // that write nobody else writes DATA (busy_o), so STEP never meets a
+  // kill (checked in simulation). One comparator per entry thus serves
+  // both, and the word takes a WI-bit select (kill) and a WI-bit compare
+  // (sc.w).
+  localparam integer LW = DSB - LS;    // line bits of a word address
   // the current lane's hardware thread (LANES is a power of two)
   wire [31:0] h32  = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
                      {{(32-WI){1'b0}}, cur};
   wire [HW-1:0] h  = h32[HW-1:0];
-  // Each entry compares its own address (a multiplexer by h over the
-  // entries' addresses would be a wide shifter: AW is not a power of two).
-  wire [N-1:0]  hit;                   // entry e is h and holds cur_a
+  wire [N-1:0]  hit;                   // entry e is h and holds the lane's word
   wire        held = hit != {N{1'b0}} && !touch_q[w];
   wire        step = state_q == STEP;
   wire        sc_ok = op_q == SC && held;
   wire        wrt  = op_q != LR && (op_q != SC || held);   // the word changes
 
-  // A write of the core's DATA port, registered: which words of which line
+  // The shared probe, registers (so the comparators see one source): the
+  // line and the words of the last cycle's DATA write (kv_q: a kill is
+  // due), or from start_i on, the atomic's line.
   reg             kv_q;
-  reg [AW-1:0]    kl_q;                // line bits of the word address
-  reg [LANES-1:0] kw_q;
+  reg [LW-1:0]    cl_q;
+  reg [LANES-1:0] cw_q;
+  wire            kwr = wr_en_i && wr_be_i != {4*LANES{1'b0}};
   integer k;
   always @(posedge clk_i) begin
-    kv_q <= wr_en_i && wr_be_i != {4*LANES{1'b0}};
-    kl_q <= wr_addr_i[DSB-1:2];
-    for (k = 0; k < LANES; k = k + 1) kw_q[k] <= wr_be_i[4*k +: 4] != 4'd0;
+    kv_q <= kwr;
+    if (kwr) cl_q <= wr_addr_i[DSB-1:LS];
+    else if (start_i && state_q == IDLE) cl_q <= line_i[DSB-1:LS];
+    for (k = 0; k < LANES; k = k + 1) cw_q[k] <= wr_be_i[4*k +: 4] != 4'd0;
   end
-  localparam [AW-1:0] LMASK = ~((1 << LB2) - 1);
   localparam [31:0]   LM32  = LANES - 1;
   localparam [WI-1:0] WMASK = LM32[WI-1:0];
   wire setr = step && (op_q == LR || op_q == SC);
@@ -195,19 +208,33 @@ module simty_amo #(
       localparam [31:0] GW = g / LANES;
       localparam [31:0] G  = g;
       reg             rv;
-      reg  [AW-1:0]   ra;
-      wire            kill = kv_q && ((ra ^ kl_q) & LMASK) == {AW{1'b0}} &&
-                             kw_q[ra[WI-1:0] & WMASK];
-      wire            me = h == G[HW-1:0];
-      assign hit[g] = me && rv && ra == cur_a;
+      reg  [LW-1:0]   rl;
+      reg  [WI-1:0]   rw;
+      wire            eq   = rl == cl_q;
+      wire            kill = kv_q && eq && cw_q[rw & WMASK];
+      wire            me   = h == G[HW-1:0];
+      assign hit[g] = me && rv && eq && (rw & WMASK) == (w & WMASK);
       always @(posedge clk_i) begin
         if (kill || (disp_i && GW[WARP_BITS-1:0] == disp_warp_i)) rv <= 1'b0;
         if (setr && me) rv <= op_q == LR;
         if (rst_i) rv <= 1'b0;
-        if (setr && me && op_q == LR) ra <= cur_a;
+        if (setr && me && op_q == LR) begin
+          rl <= cl_q;
+          rw <= w;
+        end
       end
     end
   endgenerate
+
+`ifndef SYNTHESIS
+  // the shared probe: in STEP it holds the atomic's line, and no kill is
+  // due
+  always @(posedge clk_i)
+    if (!rst_i && step && (kv_q || cl_q != line_q[DSB-1:LS])) begin
+      $display("simty_amo: a DATA write's kill met an atomic's STEP");
+      $fatal(1, "simty_amo: shared compare");
+    end
+`endif
 
   // The sequence
   integer l;
@@ -224,6 +251,17 @@ module simty_amo #(
     end
     if (start_i && state_q == IDLE) begin
       op_q    <= op_i;
+      add_q   <= op_i == ADD;
+      mm_q    <= op_i == MIN || op_i == MAX || op_i == MINU || op_i == MAXU;
+      sgn_q   <= op_i == MIN || op_i == MAX;
+      max_q   <= op_i == MAX || op_i == MAXU;
+      case (op_i)
+        XOR:     tl_q <= 3'b011;
+        AND:     tl_q <= 3'b100;
+        OR:      tl_q <= 3'b111;
+        SWAP, SC: tl_q <= 3'b101;                       // s
+        default: tl_q <= 3'b000;                        // unused
+      endcase
       warp_o  <= warp_i;
       rd_o    <= rd_i;
       wr_o    <= wr_i;
@@ -266,7 +304,7 @@ module simty_amo #(
   endgenerate
   assign wdata_o  = data_q;
   assign res_o    = src_q;
-  wire unused = &{1'b0, wr_addr_i[31:DSB], wr_addr_i[1:0], line_i[31:DSB],
+  wire unused = &{1'b0, wr_addr_i[31:DSB], wr_addr_i[LS-1:0], line_i[31:DSB],
                   line_i[LS-1:0], addr_i, dif[31:0], h32};
 
 endmodule

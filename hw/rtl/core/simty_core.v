@@ -1260,42 +1260,26 @@ module simty_core #(
   endgenerate
 
   // ------------------------------------------------------------------
-  // instret (Zicntr): the instructions each hardware thread retired since
-  // the counters were last cleared (each launch). One 64-bit word per
-  // hardware thread, in a RAM per lane indexed by warp (LUT RAM on ECP5):
-  // read in EX for the instruction that reaches MB next, written in MB
-  // with old + 1 by the lanes that retire. A warp is never in EX and MB at
-  // once, so the read never meets the write of the same word. A clear
-  // drops a valid bit per word instead of rewriting the RAM. A read of
-  // instret in MB gives the old value (the reading instruction excluded).
+  // instret (Zicntr): per hardware thread the instructions it retired since
+  // the counters were last cleared (simty_instret): read in EX, the old
+  // value in MB (a read of instret gives it: the reading instruction
+  // excluded), old + 1 written the cycle after MB by the lanes that
+  // retired.
   // ------------------------------------------------------------------
   generate
     if (EXT_ZICNTR != 0) begin : gen_instret
-      reg [WARPS*LANES-1:0] irv_q;     // word written since the clear
-      reg [LANES-1:0]       mb_irv;
-      integer k;
-      always @(posedge clk_i) begin
-        for (k = 0; k < LANES; k = k + 1) begin
-          mb_irv[k] <= irv_q[ex_warp*LANES + k];
-          if (exec_ok && retire_mask[k]) irv_q[mb_warp*LANES + k] <= 1'b1;
-        end
-        if (rst_i || ctr_clear_i) irv_q <= {WARPS*LANES{1'b0}};
-      end
-      for (l = 0; l < LANES; l = l + 1) begin : gen_ir_lane
-        wire [63:0] rdata;
-        wire [63:0] old = mb_irv[l] ? rdata : 64'd0;
-        simty_ram_1r1w #(.WIDTH(64), .DEPTH(WARPS), .ABITS(WARP_BITS),
-                         .BLOCK(HOT_LUTRAM != 0 ? 2 : 0), .SAME_CYCLE(0)) u_ir (
-          .clk_i   (clk_i),
-          .re_i    (1'b1),
-          .raddr_i (ex_warp),
-          .rdata_o (rdata),
-          .we_i    (exec_ok && retire_mask[l]),
-          .waddr_i (mb_warp),
-          .wdata_i (old + 64'd1)
-        );
-        assign mb_ir_res[32*l +: 32] = mb_cnt_hi ? old[63:32] : old[31:0];
-      end
+      simty_instret #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                      .LUTRAM(HOT_LUTRAM)) u_instret (
+        .clk_i     (clk_i),
+        .rst_i     (rst_i),
+        .clear_i   (ctr_clear_i),
+        .ex_warp_i (ex_warp),
+        .mb_warp_i (mb_warp),
+        .commit_i  (exec_ok),
+        .retire_i  (retire_mask),
+        .hi_i      (mb_cnt_hi),
+        .res_o     (mb_ir_res)
+      );
     end else begin : gen_no_instret
       assign mb_ir_res = {32*LANES{1'b0}};
       wire unused_ir = &{1'b0, mb_instret, mb_cnt_hi};
