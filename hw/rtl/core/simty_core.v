@@ -26,7 +26,10 @@ module simty_core #(
   parameter integer EXT_ZICNTR = 0,   // cycle, time, instret CSRs
   // 1: the value classifier (simty_vclass) counts uniform and affine
   // vectors; 0 leaves it out (those two counters read 0), for area
-  parameter integer VCLASS = 1
+  parameter integer VCLASS = 1,
+  // Instruction buffer entries per warp, 1 or 2: with 2 a warp's next
+  // fetch overlaps its wait to issue (docs/core.md "Instruction buffer")
+  parameter integer IBUF_DEPTH = 2
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -131,17 +134,19 @@ module simty_core #(
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
   wire [PCW-1:0]           fs_pc;
+  wire [EPOCH_BITS-1:0] fs_epoch;
   wire [WARPS*EPOCH_BITS-1:0] epochs;
-  wire [WARPS-1:0]      fetch_elig;
+  wire [WARPS-1:0]      fetch_elig, fetch_live;
   wire                  fe_busy;
   wire [WARP_BITS-1:0]  fe_warp;
-  wire [WARPS-1:0]      ib_valid;
+  wire [WARPS-1:0]      ib_valid, ib_full;
 
   simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                       .PCW(PCW)) u_steer (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .elig_i        (fetch_elig),
+    .live_i        (fetch_live),
     .redir_valid_i (redir_q),
     .redir_warp_i  (redir_warp_q),
     .redir_pc_i    (redir_pc_q),
@@ -154,6 +159,7 @@ module simty_core #(
     .fs_valid_o    (fs_valid),
     .fs_warp_o     (fs_warp),
     .fs_pc_o       (fs_pc),
+    .fs_epoch_o    (fs_epoch),
     .epoch_o       (epochs)
   );
 
@@ -175,6 +181,7 @@ module simty_core #(
     .fs_valid_i    (fs_valid),
     .fs_warp_i     (fs_warp),
     .fs_pc_i       (fs_pc),
+    .fs_epoch_i    (fs_epoch),
     .epoch_i       (epochs),
     .redir_valid_i (redir_q),
     .redir_warp_i  (redir_warp_q),
@@ -212,9 +219,23 @@ module simty_core #(
   wire                  rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
   wire                  rr2_pred;
+  // Predecode bits the issue rules of the divide and the atomic unit test
+  // on the buffered instruction (bit 0: a divide, bit 1: an atomic).
+  wire [1:0]            ibw_aux = {ibw_word[6:0] == 7'b0101111,
+                                   ibw_word[6:0] == 7'b0110011 &&
+                                   ibw_word[31:25] == 7'h01 && ibw_word[14]};
+  wire [WARPS*2-1:0]    ib_aux;
+  wire [WARPS-1:0]      ib_isdiv, ib_isamo;   // the head entry's bits
+  genvar ia;
+  generate
+    for (ia = 0; ia < WARPS; ia = ia + 1) begin : gen_ib_aux
+      assign ib_isdiv[ia] = ib_aux[2*ia];
+      assign ib_isamo[ia] = ib_aux[2*ia + 1];
+    end
+  endgenerate
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-               .PCW(PCW), .STYLE(SMALL_TABLES)) u_ibuf (
+               .PCW(PCW), .DEPTH(IBUF_DEPTH), .AUX(2), .STYLE(SMALL_TABLES)) u_ibuf (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .we_i         (ibw_we),
@@ -229,18 +250,21 @@ module simty_core #(
     .use1_i       (ibw_use1),
     .use2_i       (ibw_use2),
     .wr_i         (ibw_wr),
+    .aux_i        (ibw_aux),
     .pred_i       (ibw_pred),
     .flush_i      (ib_flush),
     .issue_i      (issue),
     .issue_warp_i (issue_warp),
     .rd_warp_i    (rr1_warp),
     .valid_o      (ib_valid),
+    .full_o       (ib_full),
     .rs1_o        (ib_rs1),
     .rs2_o        (ib_rs2),
     .rd_o         (ib_rd),
     .use1_o       (ib_use1),
     .use2_o       (ib_use2),
     .wr_o         (ib_wr),
+    .aux_o        (ib_aux),
     .rd_pc_o      (rr2_pc),
     .rd_word_o    (rr2_word),
     .rd_oor_o     (rr2_oor),
@@ -1072,8 +1096,8 @@ module simty_core #(
                     `SIMTY_AT(ex_valid, ex_warp) | `SIMTY_AT(mb_valid, mb_warp) |
                     `SIMTY_AT(ga_any, ga_warp) | `SIMTY_AT(wb_any, wb_warp) |
                     `SIMTY_AT(fe_busy, fe_warp);
-  assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~`SIMTY_AT(fe_busy, fe_warp) &
-                      {WARPS{!fault_q && !halt_i}};
+  assign fetch_live = busy_q & ~ended_q & {WARPS{!fault_q && !halt_i}};
+  assign fetch_elig = fetch_live & ~ib_full & ~`SIMTY_AT(fe_busy, fe_warp);
   wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
   assign ib_flush = `SIMTY_AT(redir_q, redir_warp_q) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
@@ -1114,17 +1138,12 @@ module simty_core #(
   wire dv_busy;
   generate
     if (EXT_M != 0) begin : gen_div
-      reg [WARPS-1:0]     ib_div_q;   // the buffered instruction divides
+      wire [WARPS-1:0]    ib_div_q = ib_isdiv;   // the buffered instruction divides
       reg                 tok_q;
       reg [WARP_BITS-1:0] tok_warp_q;
       reg                 done_d_q;
       wire                done;
-      wire                fdiv = ibw_word[6:0] == 7'b0110011 &&
-                                 ibw_word[31:25] == 7'h01 && ibw_word[14];
-      integer k;
       always @(posedge clk_i) begin
-        for (k = 0; k < WARPS; k = k + 1)
-          if (ibw_we && ibw_warp == k[WARP_BITS-1:0]) ib_div_q[k] <= fdiv;
         if (rst_i) begin
           tok_q    <= 1'b0;
           done_d_q <= 1'b0;
@@ -1169,7 +1188,7 @@ module simty_core #(
       assign dv_wr     = 1'b0;
       assign dv_mask   = {LANES{1'b0}};
       assign dv_res    = {32*LANES{1'b0}};
-      wire unused_div = &{1'b0, mb_div, ex_div};
+      wire unused_div = &{1'b0, mb_div, ex_div, ib_isdiv};
     end
   endgenerate
 
@@ -1190,15 +1209,11 @@ module simty_core #(
   wire am_active;
   generate
     if (EXT_A != 0) begin : gen_amo
-      reg [WARPS-1:0]     ib_amo_q;   // the buffered instruction is an atomic
+      wire [WARPS-1:0]    ib_amo_q = ib_isamo;   // the buffered instruction is an atomic
       reg                 tok_q;
       reg [WARP_BITS-1:0] tok_warp_q;
       wire                done;
-      integer k;
       always @(posedge clk_i) begin
-        for (k = 0; k < WARPS; k = k + 1)
-          if (ibw_we && ibw_warp == k[WARP_BITS-1:0])
-            ib_amo_q[k] <= ibw_word[6:0] == 7'b0101111;
         if (rst_i) tok_q <= 1'b0;
         else if (issue && ib_amo_q[issue_warp]) tok_q <= 1'b1;
         else if ((mb_valid && mb_amoc && !exec_ok) || am_inject) tok_q <= 1'b0;
@@ -1255,7 +1270,7 @@ module simty_core #(
       assign am_wr     = 1'b0;
       assign am_mask   = {LANES{1'b0}};
       assign am_res    = {32*LANES{1'b0}};
-      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op};
+      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op, ib_isamo};
     end
   endgenerate
 
@@ -1339,6 +1354,78 @@ module simty_core #(
     .uniform_i    (uniform),
     .affine_i     (affine)
   );
+
+`ifdef SIMTY_FE_STATS
+  // Simulation only (+define+SIMTY_FE_STATS): where each busy warp's
+  // cycles go, printed at the end of the run.
+  integer st_iss, st_rr1, st_dep, st_bank, st_nrdy, st_fe, st_redq, st_empty, st_other,
+          st_cyc, st_lost;
+  integer rd_hold, rd_stale, rd_end, rd_mis, rd_job, rd_n, rd_jalr, rd_br, rd_div;
+  integer wi;
+  initial begin
+    st_iss = 0; st_rr1 = 0; st_dep = 0; st_bank = 0; st_nrdy = 0; st_fe = 0;
+    st_redq = 0; st_empty = 0; st_other = 0; st_cyc = 0; st_lost = 0;
+    rd_hold = 0; rd_stale = 0; rd_end = 0; rd_mis = 0; rd_job = 0; rd_n = 0;
+    rd_jalr = 0; rd_br = 0; rd_div = 0;
+  end
+  integer combo [0:63];
+  integer rc [0:1];
+  integer ci;
+  initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
+  always @(posedge clk_i) if (!rst_i && |busy_q && !issue && WARPS == 2) begin
+    for (wi = 0; wi < 2; wi = wi + 1) begin
+      if (!(busy_q[wi] && !ended_q[wi])) rc[wi] = 0;
+      else if (!sched_ready[wi]) rc[wi] = 1;
+      else if (ib_valid[wi]) rc[wi] = u_sched.at_rr1[wi] ? 2 : u_sched.dep[wi] ? 3 : 4;
+      else if (redir_q && redir_warp_q == wi[WARP_BITS-1:0]) rc[wi] = 5;
+      else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) rc[wi] = 6;
+      else rc[wi] = 7;
+    end
+    combo[rc[0] * 8 + rc[1]] = combo[rc[0] * 8 + rc[1]] + 1;
+  end
+  final if (WARPS == 2) begin
+    $display("fe-stats: no-issue cycles by (warp0, warp1) reason: 0 idle 1 notready 2 rr1 3 dep 4 other 5 redir 6 fetch 7 empty");
+    for (ci = 0; ci < 64; ci = ci + 1)
+      if (combo[ci] > 0) $display("fe-stats:   %0d%0d %0d", ci / 8, ci % 8, combo[ci]);
+  end
+  always @(posedge clk_i) if (!rst_i && |busy_q) begin
+    st_cyc = st_cyc + 1;
+    if (!issue) st_lost = st_lost + 1;
+    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !ended_q[wi]) begin
+      if (issue && issue_warp == wi[WARP_BITS-1:0]) st_iss = st_iss + 1;
+      else if (!sched_ready[wi]) st_nrdy = st_nrdy + 1;
+      else if (ib_valid[wi]) begin
+        if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;
+        else if (u_sched.dep[wi]) st_dep = st_dep + 1;
+        else if (u_sched.bank[wi]) st_bank = st_bank + 1;
+        else st_other = st_other + 1;
+      end
+      else if (redir_q && redir_warp_q == wi[WARP_BITS-1:0]) st_redq = st_redq + 1;
+      else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) st_fe = st_fe + 1;
+      else st_empty = st_empty + 1;
+    end
+    if (redir_valid) begin
+      rd_n = rd_n + 1;
+      if (hold) rd_hold = rd_hold + 1;
+      else if (stale) rd_stale = rd_stale + 1;
+      else if (ended_now) rd_end = rd_end + 1;
+      else if (u_member.ins || u_member.rebal) rd_job = rd_job + 1;
+      else if (mb_jalr) rd_jalr = rd_jalr + 1;
+      else if (mb_branch && divergent) rd_div = rd_div + 1;
+      else if (mb_branch) rd_br = rd_br + 1;
+      else rd_mis = rd_mis + 1;
+    end
+  end
+  final begin
+    $display("fe-stats: busy cycles %0d, no issue %0d", st_cyc, st_lost);
+    $display("fe-stats: warp-cycles issued %0d, not ready %0d, rr1 %0d, dep %0d, bank %0d, other-picked %0d",
+             st_iss, st_nrdy, st_rr1, st_dep, st_bank, st_other);
+    $display("fe-stats: warp-cycles ibuf empty: redirect pending %0d, fetch in flight %0d, waiting steer %0d",
+             st_redq, st_fe, st_empty);
+    $display("fe-stats: redirects %0d: hold %0d stale %0d end %0d job %0d jalr %0d branch-div %0d branch %0d other %0d",
+             rd_n, rd_hold, rd_stale, rd_end, rd_job, rd_jalr, rd_div, rd_br, rd_mis);
+  end
+`endif
 
 `undef SIMTY_FULL_PC
 endmodule

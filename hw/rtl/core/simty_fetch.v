@@ -17,7 +17,8 @@ module simty_fetch #(
   input  wire                  fs_valid_i,
   input  wire [WARP_BITS-1:0]  fs_warp_i,
   input  wire [PCW-1:0]           fs_pc_i,
-  input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,
+  input  wire [EPOCH_BITS-1:0] fs_epoch_i,     // the fetch's epoch
+  input  wire [WARPS*EPOCH_BITS-1:0] epoch_i,  // current epochs
   input  wire                  redir_valid_i,  // kills a fetch of its warp
   input  wire [WARP_BITS-1:0]  redir_warp_i,
   output wire                  imem_en_o,      // address: fs_pc_i
@@ -68,7 +69,7 @@ module simty_fetch #(
     warp_q  <= fs_warp_i;
     pc_q    <= fs_pc_i;
     oor_q   <= fs_oor;
-    epoch_q <= epoch_i[fs_warp_i*EPOCH_BITS +: EPOCH_BITS];
+    epoch_q <= fs_epoch_i;
   end
 
   wire [31:0] word = oor_q ? 32'h0000_0013 : imem_rdata_i;  // nop if oor
