@@ -29,7 +29,10 @@ module simty_core #(
   parameter integer VCLASS = 1,
   // Instruction buffer entries per warp, 1 or 2: with 2 a warp's next
   // fetch overlaps its wait to issue (docs/core.md "Instruction buffer")
-  parameter integer IBUF_DEPTH = 2
+  parameter integer IBUF_DEPTH = 2,
+  // Return address stack entries per warp in fetch (0: returns are not
+  // predicted; docs/core.md "Fetch / predecode")
+  parameter integer RAS_DEPTH = 4
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -93,6 +96,7 @@ module simty_core #(
   localparam integer LANE_BITS  = (LANES > 1) ? $clog2(LANES) : 1;
   localparam integer LS         = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam integer EPOCH_BITS = 3;
+  localparam integer RSB = (RAS_DEPTH > 1) ? $clog2(RAS_DEPTH) : 1;  // RAS pointer
   // pcs inside the core are word offsets into CODE, wide enough for the
   // word just past its end (where falling off the last word leads): 15
   // bits for 64 KiB. A jump outside CODE faults at the jump, so no other
@@ -130,6 +134,7 @@ module simty_core #(
   reg                   redir_q;
   reg  [WARP_BITS-1:0]  redir_warp_q;
   reg  [PCW-1:0]        redir_pc_q;
+  reg  [RSB-1:0]        redir_rsp_q;    // the warp's RAS pointer from here
   reg  [WARP_BITS-1:0]  mb_warp;
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
@@ -171,11 +176,12 @@ module simty_core #(
   wire [EPOCH_BITS-1:0] ibw_epoch;
   wire [4:0]            ibw_rs1, ibw_rs2, ibw_rd;
   wire                  ibw_use1, ibw_use2, ibw_wr;
-  wire                  ibw_pred;
   wire [PCW-1:0]           pred_pc;
+  wire [RSB-1:0]        ibw_rsp;
 
   simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-                .CODE_SIZE(CODE_SIZE), .PCW(PCW)) u_fetch (
+                .CODE_SIZE(CODE_SIZE), .PCW(PCW), .RAS_DEPTH(RAS_DEPTH),
+                .RSB(RSB)) u_fetch (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .fs_valid_i    (fs_valid),
@@ -185,6 +191,7 @@ module simty_core #(
     .epoch_i       (epochs),
     .redir_valid_i (redir_q),
     .redir_warp_i  (redir_warp_q),
+    .redir_rsp_i   (redir_rsp_q),
     .imem_en_o     (fe_imem_en),
     .imem_rdata_i  (imem_rdata_i),
     .fe_busy_o     (fe_busy),
@@ -201,8 +208,8 @@ module simty_core #(
     .ib_use1_o     (ibw_use1),
     .ib_use2_o     (ibw_use2),
     .ib_wr_o       (ibw_wr),
-    .ib_pred_o     (ibw_pred),
-    .pred_pc_o     (pred_pc)
+    .pred_pc_o     (pred_pc),
+    .ib_rsp_o      (ibw_rsp)
   );
 
   // ------------------------------------------------------------------
@@ -218,7 +225,8 @@ module simty_core #(
   wire [31:0]           rr2_word;
   wire                  rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
-  wire                  rr2_pred;
+  wire [PCW-1:0]        rr2_pnext;      // where the warp's fetch went next
+  wire [RSB-1:0]        rr2_rsp;        // the RAS pointer its fetch found
   // Predecode bits the issue rules of the divide and the atomic unit test
   // on the buffered instruction (bit 0: a divide, bit 1: an atomic).
   wire [1:0]            ibw_aux = {ibw_word[6:0] == 7'b0101111,
@@ -235,7 +243,8 @@ module simty_core #(
   endgenerate
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-               .PCW(PCW), .DEPTH(IBUF_DEPTH), .AUX(2), .STYLE(SMALL_TABLES)) u_ibuf (
+               .PCW(PCW), .DEPTH(IBUF_DEPTH), .AUX(2), .XW(RSB),
+               .STYLE(SMALL_TABLES)) u_ibuf (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .we_i         (ibw_we),
@@ -251,7 +260,8 @@ module simty_core #(
     .use2_i       (ibw_use2),
     .wr_i         (ibw_wr),
     .aux_i        (ibw_aux),
-    .pred_i       (ibw_pred),
+    .pnext_i      (pred_pc),
+    .x_i          (ibw_rsp),
     .flush_i      (ib_flush),
     .issue_i      (issue),
     .issue_warp_i (issue_warp),
@@ -269,7 +279,8 @@ module simty_core #(
     .rd_word_o    (rr2_word),
     .rd_oor_o     (rr2_oor),
     .rd_epoch_o   (rr2_epoch),
-    .rd_pred_o    (rr2_pred)
+    .rd_pnext_o   (rr2_pnext),
+    .rd_x_o       (rr2_rsp)
   );
 
   wire                 rr1_valid, rr1_use2;
@@ -486,7 +497,8 @@ module simty_core #(
   reg  [2:0]            ex_f3;
   reg                   ex_oor;
   reg  [EPOCH_BITS-1:0] ex_epoch;
-  reg                   ex_pred;
+  reg  [PCW-1:0]        ex_pnext;
+  reg  [RSB-1:0]        ex_rsp;
   reg  [3:0]            ex_alu_op;
   reg                   ex_b_imm, ex_lane;
   reg  [31:0]           ex_imm, ex_base_tid;
@@ -507,7 +519,8 @@ module simty_core #(
     ex_f3      <= rr2_word[14:12];
     ex_oor     <= rr2_oor;
     ex_epoch   <= rr2_epoch;
-    ex_pred    <= rr2_pred;
+    ex_pnext   <= rr2_pnext;
+    ex_rsp     <= rr2_rsp;
     ex_use2    <= rr2_use2;
     ex_rd      <= rr2_rd;
     ex_wr      <= rr2_wr;
@@ -608,7 +621,8 @@ module simty_core #(
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
-  reg                   mb_pred;
+  reg  [PCW-1:0]        mb_pnext;
+  reg  [RSB-1:0]        mb_rsp;
   reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
@@ -628,7 +642,8 @@ module simty_core #(
     mb_pc       <= ex_pc;
     mb_oor      <= ex_oor;
     mb_epoch    <= ex_epoch;
-    mb_pred     <= ex_pred;
+    mb_pnext    <= ex_pnext;
+    mb_rsp      <= ex_rsp;
     mb_rd       <= ex_rd;
     mb_wr       <= ex_wr;
     mb_branch   <= ex_branch;
@@ -760,7 +775,6 @@ module simty_core #(
   wire [LANE_BITS-1:0] br_flane;
   wire [31:0]          br_faddr, br_fpc;
   wire                 divergent, replay_ind, replay_mem;
-  wire [PCW-1:0]          br_target;
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
                  .PCW(PCW)) u_branch (
@@ -801,7 +815,6 @@ module simty_core #(
     .fault_lane_o  (br_flane),
     .fault_addr_o  (br_faddr),
     .fault_pc_o    (br_fpc),
-    .target_o      (br_target),
     .divergent_o   (divergent),
     .replay_ind_o  (replay_ind),
     .replay_mem_o  (replay_mem)
@@ -846,7 +859,7 @@ module simty_core #(
     .y_depth_i     (y_depth),
     .y_mask_i      (y_mask),
     .hold_i        (hold),
-    .pnext_i       (mb_pred ? br_target : mb_pc4),
+    .pnext_i       (mb_pnext),
     .redir_valid_o (redir_valid),
     .redir_pc_o    (redir_pc),
     .end_o         (ended_now),
@@ -869,6 +882,8 @@ module simty_core #(
   // taken holds issue back for a cycle (disp_bubble), so that MB is empty
   // four cycles later even when every warp could issue; again if that
   // cycle was lost to a redirect (bub_q: the bubbles on their way to MB).
+  wire [RSB-1:0] mb_rsp_next = (RAS_DEPTH < 2) ? mb_rsp :
+                               mb_call ? mb_rsp + 1'b1 : mb_ret ? mb_rsp - 1'b1 : mb_rsp;
   assign dispatch_ready_o = !mb_valid && !redir_q;
   assign disp_go = dispatch_valid_i && dispatch_ready_o;
   reg [2:0] bub_q;
@@ -883,6 +898,9 @@ module simty_core #(
     else redir_q <= redir_valid;
     redir_warp_q <= mb_warp;
     redir_pc_q   <= redir_pc;
+    // a replay refetches the instruction: the pointer it found; else the
+    // pointer after its call (push) or return (pop)
+    redir_rsp_q  <= hold ? mb_rsp : mb_rsp_next;
   end
   wire unused_pc_off = &{1'b0, disp_off[1:0], disp_off[31:PCW+2]};  // entry: 4-aligned, in CODE
 

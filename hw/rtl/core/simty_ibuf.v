@@ -4,10 +4,11 @@
 // for every warp at once (register numbers, their use bits, the caller's
 // AUX predecode bits) live in flops, the head entry in slot 0, so the
 // scheduler reads flops with no multiplexer; an issue shifts slot 1 into
-// slot 0. The instruction word, pc and prediction bit (read only for the
-// issued warp) live in a 1R1W RAM of DEPTH x WARPS words, read in
-// operand-collect stage 1, data in stage 2 (PCW + 33 bits: 48, three
-// 16-bit iCE40 block RAMs, with 64 KiB of CODE), addressed {warp, slot}
+// slot 0. The instruction word, pc and predicted next pc (read only for
+// the issued warp) live in a 1R1W RAM of DEPTH x WARPS words, read in
+// operand-collect stage 1, data in stage 2 (2 PCW + 32 bits and the
+// caller's XW: 64 with 64 KiB of CODE and a 4-entry return stack's
+// pointer, four 16-bit iCE40 block RAMs), addressed {warp, slot}
 // through a write and a read pointer per warp. The fetch epoch and the
 // out-of-range flag stay in flops beside the RAM, read with it.
 //
@@ -25,6 +26,7 @@ module simty_ibuf #(
   parameter integer PCW = 15,
   parameter integer DEPTH = 2,     // entries per warp: 1 or 2
   parameter integer AUX = 1,       // caller's predecode bits per entry
+  parameter integer XW = 1,        // caller's bits carried with the word
   parameter integer STYLE = 1      // the RAM's storage (simty_ram_1r1w BLOCK)
 ) (
   input  wire                  clk_i,
@@ -42,7 +44,8 @@ module simty_ibuf #(
   input  wire                  use2_i,
   input  wire                  wr_i,
   input  wire [AUX-1:0]        aux_i,
-  input  wire                  pred_i,
+  input  wire [PCW-1:0]        pnext_i,    // predicted next pc
+  input  wire [XW-1:0]         x_i,
   input  wire [WARPS-1:0]      flush_i,    // redirect / dispatch: drop all
   input  wire                  issue_i,
   input  wire [WARP_BITS-1:0]  issue_warp_i,
@@ -62,10 +65,11 @@ module simty_ibuf #(
   output wire [31:0]           rd_word_o,
   output wire                  rd_oor_o,
   output wire [EPOCH_BITS-1:0] rd_epoch_o,
-  output wire                  rd_pred_o
+  output wire [PCW-1:0]        rd_pnext_o,
+  output wire [XW-1:0]         rd_x_o
 );
 
-  localparam integer W  = PCW + 32 + 1;       // RAM word: pc, word, pred
+  localparam integer W  = PCW + 32 + PCW + XW; // RAM word: pc, word, pnext, x
   localparam integer F  = 18 + AUX;           // scheduler fields per entry
   localparam integer SB = (DEPTH > 1) ? 1 : 0;  // slot bits
   localparam integer E  = 1 + EPOCH_BITS;     // {oor, epoch} per entry
@@ -170,8 +174,8 @@ module simty_ibuf #(
     .rdata_o (rdata),
     .we_i    (we_i && !flush_i[wwarp_i]),
     .waddr_i (wa),
-    .wdata_i ({pc_i, word_i, pred_i})
+    .wdata_i ({pc_i, word_i, pnext_i, x_i})
   );
-  assign {rd_pc_o, rd_word_o, rd_pred_o} = rdata;
+  assign {rd_pc_o, rd_word_o, rd_pnext_o, rd_x_o} = rdata;
 
 endmodule
