@@ -181,7 +181,7 @@ module simty_core #(
 
   simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                 .CODE_SIZE(CODE_SIZE), .PCW(PCW), .RAS_DEPTH(RAS_DEPTH),
-                .RSB(RSB)) u_fetch (
+                .RSB(RSB), .STYLE(SMALL_TABLES)) u_fetch (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .fs_valid_i    (fs_valid),
@@ -1394,7 +1394,8 @@ module simty_core #(
     for (wi = 0; wi < 2; wi = wi + 1) begin
       if (!(busy_q[wi] && !ended_q[wi])) rc[wi] = 0;
       else if (!sched_ready[wi]) rc[wi] = 1;
-      else if (ib_valid[wi]) rc[wi] = u_sched.at_rr1[wi] ? 2 : u_sched.dep[wi] ? 3 : 4;
+      else if (u_sched.at_rr1[wi]) rc[wi] = 2;
+      else if (ib_valid[wi]) rc[wi] = u_sched.dep[wi] ? 3 : 4;
       else if (redir_q && redir_warp_q == wi[WARP_BITS-1:0]) rc[wi] = 5;
       else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) rc[wi] = 6;
       else rc[wi] = 7;
@@ -1412,9 +1413,9 @@ module simty_core #(
     for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !ended_q[wi]) begin
       if (issue && issue_warp == wi[WARP_BITS-1:0]) st_iss = st_iss + 1;
       else if (!sched_ready[wi]) st_nrdy = st_nrdy + 1;
+      else if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;
       else if (ib_valid[wi]) begin
-        if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;
-        else if (u_sched.dep[wi]) st_dep = st_dep + 1;
+        if (u_sched.dep[wi]) st_dep = st_dep + 1;
         else if (u_sched.bank[wi]) st_bank = st_bank + 1;
         else st_other = st_other + 1;
       end

@@ -15,7 +15,8 @@ module simty_fetch #(
   parameter [31:0]  CODE_SIZE = 32'h0001_0000,
   parameter integer PCW = 15,           // code word offset bits
   parameter integer RAS_DEPTH = 4,      // return stack entries per warp (0: none)
-  parameter integer RSB = 2             // its pointer's bits (>= 1)
+  parameter integer RSB = 2,            // its pointer's bits (>= 1)
+  parameter integer STYLE = 1           // its RAM's storage (simty_ram_1r1w BLOCK)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -120,7 +121,13 @@ module simty_fetch #(
   // it; wrong-path calls and returns that reach the buffer before a
   // redirect are not undone, but a redirect restores the pointer: each
   // instruction carries the pointer it found (ib_rsp_o) to MB, which
-  // sends back the one its path continues with (redir_rsp_i).
+  // sends back the one its path continues with (redir_rsp_i). The stack
+  // is a RAM of WARPS x RAS_DEPTH words, read at steering ({warp, its
+  // pointer}: the restored one when a redirect is fetched at once), so
+  // the top arrives with the instruction word; the pointers are flops.
+  // The entry read cannot be written in between: a push comes from a
+  // fill of the same warp, and a warp is not steered while it is in this
+  // stage (except the fetch of a redirect, whose fetch here is killed).
   wire        is_jalr = opc == 7'b1100111 && word[14:12] == 3'b000;
   wire        is_call = (is_jal || is_jalr) && word[11:7] == 5'd1 && !oor_q;
   wire        is_ret  = is_jalr && word[11:7] == 5'd0 && word[19:15] == 5'd1 && !oor_q;
@@ -128,12 +135,25 @@ module simty_fetch #(
   generate
     if (RAS_DEPTH > 0) begin : gen_ras
       localparam integer RB = RSB;         // $clog2(RAS_DEPTH), at least 1
-      reg [PCW-1:0] ras_q [0:WARPS*RAS_DEPTH-1];
+      localparam integer AB = (WARPS * RAS_DEPTH > 1) ? $clog2(WARPS * RAS_DEPTH) : 1;
       reg [RB-1:0]  sp_q  [0:WARPS-1];          // the top entry
       wire [RB-1:0] sp    = sp_q[warp_q];
       wire [RB-1:0] sp_up = (RAS_DEPTH > 1) ? sp + 1'b1 : sp;
       wire [RB-1:0] sp_dn = (RAS_DEPTH > 1) ? sp - 1'b1 : sp;
-      assign ras_top = ras_q[warp_q * RAS_DEPTH + {{(32-RB){1'b0}}, sp}];
+      wire [RB-1:0] sp_rd = redir_valid_i ? redir_rsp_i : sp_q[fs_warp_i];
+      wire [31:0]   ra32  = fs_warp_i * RAS_DEPTH + {{(32-RB){1'b0}}, sp_rd};
+      wire [31:0]   wa32  = warp_q * RAS_DEPTH + {{(32-RB){1'b0}}, sp_up};
+      simty_ram_1r1w #(.WIDTH(PCW), .DEPTH(WARPS * RAS_DEPTH), .ABITS(AB),
+                       .BLOCK(STYLE), .SAME_CYCLE(0)) u_ras (
+        .clk_i   (clk_i),
+        .re_i    (1'b1),
+        .raddr_i (ra32[AB-1:0]),
+        .rdata_o (ras_top),
+        .we_i    (ib_we_o && is_call),
+        .waddr_i (wa32[AB-1:0]),
+        .wdata_i (pc4)
+      );
+      wire unused_ra = &{1'b0, ra32[31:AB], wa32[31:AB]};
       assign ib_rsp_o = sp;
       integer k;
       always @(posedge clk_i) begin
@@ -145,7 +165,6 @@ module simty_fetch #(
           else if (ib_we_o && is_ret) sp_q[warp_q] <= sp_dn;
           if (redir_valid_i) sp_q[redir_warp_i] <= redir_rsp_i;
         end
-        if (ib_we_o && is_call) ras_q[warp_q * RAS_DEPTH + {{(32-RB){1'b0}}, sp_up}] <= pc4;
       end
     end else begin : gen_no_ras
       assign ras_top = {PCW{1'b0}};
