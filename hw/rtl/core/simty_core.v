@@ -1386,27 +1386,32 @@ module simty_core #(
     rd_hold = 0; rd_stale = 0; rd_end = 0; rd_mis = 0; rd_job = 0; rd_n = 0;
     rd_jalr = 0; rd_br = 0; rd_div = 0;
   end
-  integer combo [0:63];
-  integer rc [0:1];
-  integer ci;
-  initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
-  always @(posedge clk_i) if (!rst_i && |busy_q && !issue && WARPS == 2) begin
-    for (wi = 0; wi < 2; wi = wi + 1) begin
-      if (!(busy_q[wi] && !ended_q[wi])) rc[wi] = 0;
-      else if (!sched_ready[wi]) rc[wi] = 1;
-      else if (u_sched.at_rr1[wi]) rc[wi] = 2;
-      else if (ib_valid[wi]) rc[wi] = u_sched.dep[wi] ? 3 : 4;
-      else if (redir_q && redir_warp_q == wi[WARP_BITS-1:0]) rc[wi] = 5;
-      else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) rc[wi] = 6;
-      else rc[wi] = 7;
+  // With two warps: the cycles without an issue by both warps' states.
+  generate
+    if (WARPS == 2) begin : gen_fe_pair
+      integer combo [0:63];
+      integer rc [0:1];
+      integer ci, wj;
+      initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
+      always @(posedge clk_i) if (!rst_i && |busy_q && !issue) begin
+        for (wj = 0; wj < 2; wj = wj + 1) begin
+          if (!(busy_q[wj] && !ended_q[wj])) rc[wj] = 0;
+          else if (!sched_ready[wj]) rc[wj] = 1;
+          else if (u_sched.at_rr1[wj]) rc[wj] = 2;
+          else if (ib_valid[wj]) rc[wj] = u_sched.dep[wj] ? 3 : 4;
+          else if (redir_q && redir_warp_q == wj[WARP_BITS-1:0]) rc[wj] = 5;
+          else if (fe_busy && fe_warp == wj[WARP_BITS-1:0]) rc[wj] = 6;
+          else rc[wj] = 7;
+        end
+        combo[rc[0] * 8 + rc[1]] = combo[rc[0] * 8 + rc[1]] + 1;
+      end
+      final begin
+        $display("fe-stats: no-issue cycles by (warp0, warp1) state: 0 idle 1 not ready 2 issued last cycle 3 dependency 4 other 5 redirect 6 fetch 7 empty");
+        for (ci = 0; ci < 64; ci = ci + 1)
+          if (combo[ci] > 0) $display("fe-stats:   %0d%0d %0d", ci / 8, ci % 8, combo[ci]);
+      end
     end
-    combo[rc[0] * 8 + rc[1]] = combo[rc[0] * 8 + rc[1]] + 1;
-  end
-  final if (WARPS == 2) begin
-    $display("fe-stats: no-issue cycles by (warp0, warp1) reason: 0 idle 1 notready 2 rr1 3 dep 4 other 5 redir 6 fetch 7 empty");
-    for (ci = 0; ci < 64; ci = ci + 1)
-      if (combo[ci] > 0) $display("fe-stats:   %0d%0d %0d", ci / 8, ci % 8, combo[ci]);
-  end
+  endgenerate
   always @(posedge clk_i) if (!rst_i && |busy_q) begin
     st_cyc = st_cyc + 1;
     if (!issue) st_lost = st_lost + 1;
@@ -1437,9 +1442,9 @@ module simty_core #(
   end
   final begin
     $display("fe-stats: busy cycles %0d, no issue %0d", st_cyc, st_lost);
-    $display("fe-stats: warp-cycles issued %0d, not ready %0d, rr1 %0d, dep %0d, bank %0d, other-picked %0d",
+    $display("fe-stats: warp-cycles issued %0d (squashed later included), not ready %0d, issued last cycle %0d, dependency %0d, bank %0d, another warp picked %0d",
              st_iss, st_nrdy, st_rr1, st_dep, st_bank, st_other);
-    $display("fe-stats: warp-cycles ibuf empty: redirect pending %0d, fetch in flight %0d, waiting steer %0d",
+    $display("fe-stats: warp-cycles with an empty buffer: redirect cycle %0d, fetch in flight %0d, waiting to be steered %0d",
              st_redq, st_fe, st_empty);
     $display("fe-stats: redirects %0d: hold %0d stale %0d end %0d job %0d jalr %0d branch-div %0d branch %0d other %0d",
              rd_n, rd_hold, rd_stale, rd_end, rd_job, rd_jalr, rd_div, rd_br, rd_mis);
