@@ -51,7 +51,6 @@ module simty_branch #(
   output reg  [LANE_BITS-1:0] fault_lane_o,
   output reg  [31:0]          fault_addr_o,
   output reg  [31:0]          fault_pc_o,  // the record's pc, any cause
-  output wire [PCW-1:0]          target_o,    // branch / jal target
   output wire                 divergent_o,
   output wire                 replay_ind_o,
   output wire                 replay_mem_o
@@ -64,7 +63,6 @@ module simty_branch #(
   localparam [31:0] CODE_BASE = SIMTY_CODE_BASE;
   // rel_i: branch / jal target as an offset into CODE (32 bits: the
   // range check)
-  assign target_o = rel_i[PCW+1:2];
 
   // depth after a call or return, saturating
   reg [7:0] dnext;

@@ -26,7 +26,13 @@ module simty_core #(
   parameter integer EXT_ZICNTR = 0,   // cycle, time, instret CSRs
   // 1: the value classifier (simty_vclass) counts uniform and affine
   // vectors; 0 leaves it out (those two counters read 0), for area
-  parameter integer VCLASS = 1
+  parameter integer VCLASS = 1,
+  // Instruction buffer entries per warp, 1 or 2: with 2 a warp's next
+  // fetch overlaps its wait to issue (docs/core.md "Instruction buffer")
+  parameter integer IBUF_DEPTH = 2,
+  // Return address stack entries per warp in fetch (0: returns are not
+  // predicted; docs/core.md "Fetch / predecode")
+  parameter integer RAS_DEPTH = 4
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -90,6 +96,7 @@ module simty_core #(
   localparam integer LANE_BITS  = (LANES > 1) ? $clog2(LANES) : 1;
   localparam integer LS         = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam integer EPOCH_BITS = 3;
+  localparam integer RSB = (RAS_DEPTH > 1) ? $clog2(RAS_DEPTH) : 1;  // RAS pointer
   // pcs inside the core are word offsets into CODE, wide enough for the
   // word just past its end (where falling off the last word leads): 15
   // bits for 64 KiB. A jump outside CODE faults at the jump, so no other
@@ -127,21 +134,24 @@ module simty_core #(
   reg                   redir_q;
   reg  [WARP_BITS-1:0]  redir_warp_q;
   reg  [PCW-1:0]        redir_pc_q;
+  reg  [RSB-1:0]        redir_rsp_q;    // the warp's RAS pointer from here
   reg  [WARP_BITS-1:0]  mb_warp;
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
   wire [PCW-1:0]           fs_pc;
+  wire [EPOCH_BITS-1:0] fs_epoch;
   wire [WARPS*EPOCH_BITS-1:0] epochs;
-  wire [WARPS-1:0]      fetch_elig;
+  wire [WARPS-1:0]      fetch_elig, fetch_live;
   wire                  fe_busy;
   wire [WARP_BITS-1:0]  fe_warp;
-  wire [WARPS-1:0]      ib_valid;
+  wire [WARPS-1:0]      ib_valid, ib_full;
 
   simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                       .PCW(PCW)) u_steer (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .elig_i        (fetch_elig),
+    .live_i        (fetch_live),
     .redir_valid_i (redir_q),
     .redir_warp_i  (redir_warp_q),
     .redir_pc_i    (redir_pc_q),
@@ -154,6 +164,7 @@ module simty_core #(
     .fs_valid_o    (fs_valid),
     .fs_warp_o     (fs_warp),
     .fs_pc_o       (fs_pc),
+    .fs_epoch_o    (fs_epoch),
     .epoch_o       (epochs)
   );
 
@@ -165,19 +176,22 @@ module simty_core #(
   wire [EPOCH_BITS-1:0] ibw_epoch;
   wire [4:0]            ibw_rs1, ibw_rs2, ibw_rd;
   wire                  ibw_use1, ibw_use2, ibw_wr;
-  wire                  ibw_pred;
   wire [PCW-1:0]           pred_pc;
+  wire [RSB-1:0]        ibw_rsp;
 
   simty_fetch #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-                .CODE_SIZE(CODE_SIZE), .PCW(PCW)) u_fetch (
+                .CODE_SIZE(CODE_SIZE), .PCW(PCW), .RAS_DEPTH(RAS_DEPTH),
+                .RSB(RSB), .STYLE(SMALL_TABLES)) u_fetch (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .fs_valid_i    (fs_valid),
     .fs_warp_i     (fs_warp),
     .fs_pc_i       (fs_pc),
+    .fs_epoch_i    (fs_epoch),
     .epoch_i       (epochs),
     .redir_valid_i (redir_q),
     .redir_warp_i  (redir_warp_q),
+    .redir_rsp_i   (redir_rsp_q),
     .imem_en_o     (fe_imem_en),
     .imem_rdata_i  (imem_rdata_i),
     .fe_busy_o     (fe_busy),
@@ -194,8 +208,8 @@ module simty_core #(
     .ib_use1_o     (ibw_use1),
     .ib_use2_o     (ibw_use2),
     .ib_wr_o       (ibw_wr),
-    .ib_pred_o     (ibw_pred),
-    .pred_pc_o     (pred_pc)
+    .pred_pc_o     (pred_pc),
+    .ib_rsp_o      (ibw_rsp)
   );
 
   // ------------------------------------------------------------------
@@ -211,10 +225,26 @@ module simty_core #(
   wire [31:0]           rr2_word;
   wire                  rr2_oor;
   wire [EPOCH_BITS-1:0] rr2_epoch;
-  wire                  rr2_pred;
+  wire [PCW-1:0]        rr2_pnext;      // where the warp's fetch went next
+  wire [RSB-1:0]        rr2_rsp;        // the RAS pointer its fetch found
+  // Predecode bits the issue rules of the divide and the atomic unit test
+  // on the buffered instruction (bit 0: a divide, bit 1: an atomic).
+  wire [1:0]            ibw_aux = {ibw_word[6:0] == 7'b0101111,
+                                   ibw_word[6:0] == 7'b0110011 &&
+                                   ibw_word[31:25] == 7'h01 && ibw_word[14]};
+  wire [WARPS*2-1:0]    ib_aux;
+  wire [WARPS-1:0]      ib_isdiv, ib_isamo;   // the head entry's bits
+  genvar ia;
+  generate
+    for (ia = 0; ia < WARPS; ia = ia + 1) begin : gen_ib_aux
+      assign ib_isdiv[ia] = ib_aux[2*ia];
+      assign ib_isamo[ia] = ib_aux[2*ia + 1];
+    end
+  endgenerate
 
   simty_ibuf #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
-               .PCW(PCW), .STYLE(SMALL_TABLES)) u_ibuf (
+               .PCW(PCW), .DEPTH(IBUF_DEPTH), .AUX(2), .XW(RSB),
+               .STYLE(SMALL_TABLES)) u_ibuf (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .we_i         (ibw_we),
@@ -229,23 +259,28 @@ module simty_core #(
     .use1_i       (ibw_use1),
     .use2_i       (ibw_use2),
     .wr_i         (ibw_wr),
-    .pred_i       (ibw_pred),
+    .aux_i        (ibw_aux),
+    .pnext_i      (pred_pc),
+    .x_i          (ibw_rsp),
     .flush_i      (ib_flush),
     .issue_i      (issue),
     .issue_warp_i (issue_warp),
     .rd_warp_i    (rr1_warp),
     .valid_o      (ib_valid),
+    .full_o       (ib_full),
     .rs1_o        (ib_rs1),
     .rs2_o        (ib_rs2),
     .rd_o         (ib_rd),
     .use1_o       (ib_use1),
     .use2_o       (ib_use2),
     .wr_o         (ib_wr),
+    .aux_o        (ib_aux),
     .rd_pc_o      (rr2_pc),
     .rd_word_o    (rr2_word),
     .rd_oor_o     (rr2_oor),
     .rd_epoch_o   (rr2_epoch),
-    .rd_pred_o    (rr2_pred)
+    .rd_pnext_o   (rr2_pnext),
+    .rd_x_o       (rr2_rsp)
   );
 
   wire                 rr1_valid, rr1_use2;
@@ -462,7 +497,8 @@ module simty_core #(
   reg  [2:0]            ex_f3;
   reg                   ex_oor;
   reg  [EPOCH_BITS-1:0] ex_epoch;
-  reg                   ex_pred;
+  reg  [PCW-1:0]        ex_pnext;
+  reg  [RSB-1:0]        ex_rsp;
   reg  [3:0]            ex_alu_op;
   reg                   ex_b_imm, ex_lane;
   reg  [31:0]           ex_imm, ex_base_tid;
@@ -483,7 +519,8 @@ module simty_core #(
     ex_f3      <= rr2_word[14:12];
     ex_oor     <= rr2_oor;
     ex_epoch   <= rr2_epoch;
-    ex_pred    <= rr2_pred;
+    ex_pnext   <= rr2_pnext;
+    ex_rsp     <= rr2_rsp;
     ex_use2    <= rr2_use2;
     ex_rd      <= rr2_rd;
     ex_wr      <= rr2_wr;
@@ -584,7 +621,8 @@ module simty_core #(
   reg  [PCW-1:0]           mb_pc;
   reg                   mb_oor;
   reg  [EPOCH_BITS-1:0] mb_epoch;
-  reg                   mb_pred;
+  reg  [PCW-1:0]        mb_pnext;
+  reg  [RSB-1:0]        mb_rsp;
   reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
   reg  [1:0]            mb_size;
   reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
@@ -604,7 +642,8 @@ module simty_core #(
     mb_pc       <= ex_pc;
     mb_oor      <= ex_oor;
     mb_epoch    <= ex_epoch;
-    mb_pred     <= ex_pred;
+    mb_pnext    <= ex_pnext;
+    mb_rsp      <= ex_rsp;
     mb_rd       <= ex_rd;
     mb_wr       <= ex_wr;
     mb_branch   <= ex_branch;
@@ -736,7 +775,6 @@ module simty_core #(
   wire [LANE_BITS-1:0] br_flane;
   wire [31:0]          br_faddr, br_fpc;
   wire                 divergent, replay_ind, replay_mem;
-  wire [PCW-1:0]          br_target;
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
                  .PCW(PCW)) u_branch (
@@ -777,7 +815,6 @@ module simty_core #(
     .fault_lane_o  (br_flane),
     .fault_addr_o  (br_faddr),
     .fault_pc_o    (br_fpc),
-    .target_o      (br_target),
     .divergent_o   (divergent),
     .replay_ind_o  (replay_ind),
     .replay_mem_o  (replay_mem)
@@ -822,7 +859,7 @@ module simty_core #(
     .y_depth_i     (y_depth),
     .y_mask_i      (y_mask),
     .hold_i        (hold),
-    .pnext_i       (mb_pred ? br_target : mb_pc4),
+    .pnext_i       (mb_pnext),
     .redir_valid_o (redir_valid),
     .redir_pc_o    (redir_pc),
     .end_o         (ended_now),
@@ -845,6 +882,8 @@ module simty_core #(
   // taken holds issue back for a cycle (disp_bubble), so that MB is empty
   // four cycles later even when every warp could issue; again if that
   // cycle was lost to a redirect (bub_q: the bubbles on their way to MB).
+  wire [RSB-1:0] mb_rsp_next = (RAS_DEPTH < 2) ? mb_rsp :
+                               mb_call ? mb_rsp + 1'b1 : mb_ret ? mb_rsp - 1'b1 : mb_rsp;
   assign dispatch_ready_o = !mb_valid && !redir_q;
   assign disp_go = dispatch_valid_i && dispatch_ready_o;
   reg [2:0] bub_q;
@@ -859,6 +898,9 @@ module simty_core #(
     else redir_q <= redir_valid;
     redir_warp_q <= mb_warp;
     redir_pc_q   <= redir_pc;
+    // a replay refetches the instruction: the pointer it found; else the
+    // pointer after its call (push) or return (pop)
+    redir_rsp_q  <= hold ? mb_rsp : mb_rsp_next;
   end
   wire unused_pc_off = &{1'b0, disp_off[1:0], disp_off[31:PCW+2]};  // entry: 4-aligned, in CODE
 
@@ -1072,8 +1114,8 @@ module simty_core #(
                     `SIMTY_AT(ex_valid, ex_warp) | `SIMTY_AT(mb_valid, mb_warp) |
                     `SIMTY_AT(ga_any, ga_warp) | `SIMTY_AT(wb_any, wb_warp) |
                     `SIMTY_AT(fe_busy, fe_warp);
-  assign fetch_elig = busy_q & ~ended_q & ~ib_valid & ~`SIMTY_AT(fe_busy, fe_warp) &
-                      {WARPS{!fault_q && !halt_i}};
+  assign fetch_live = busy_q & ~ended_q & {WARPS{!fault_q && !halt_i}};
+  assign fetch_elig = fetch_live & ~ib_full & ~`SIMTY_AT(fe_busy, fe_warp);
   wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
   assign ib_flush = `SIMTY_AT(redir_q, redir_warp_q) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
@@ -1114,17 +1156,12 @@ module simty_core #(
   wire dv_busy;
   generate
     if (EXT_M != 0) begin : gen_div
-      reg [WARPS-1:0]     ib_div_q;   // the buffered instruction divides
+      wire [WARPS-1:0]    ib_div_q = ib_isdiv;   // the buffered instruction divides
       reg                 tok_q;
       reg [WARP_BITS-1:0] tok_warp_q;
       reg                 done_d_q;
       wire                done;
-      wire                fdiv = ibw_word[6:0] == 7'b0110011 &&
-                                 ibw_word[31:25] == 7'h01 && ibw_word[14];
-      integer k;
       always @(posedge clk_i) begin
-        for (k = 0; k < WARPS; k = k + 1)
-          if (ibw_we && ibw_warp == k[WARP_BITS-1:0]) ib_div_q[k] <= fdiv;
         if (rst_i) begin
           tok_q    <= 1'b0;
           done_d_q <= 1'b0;
@@ -1169,7 +1206,7 @@ module simty_core #(
       assign dv_wr     = 1'b0;
       assign dv_mask   = {LANES{1'b0}};
       assign dv_res    = {32*LANES{1'b0}};
-      wire unused_div = &{1'b0, mb_div, ex_div};
+      wire unused_div = &{1'b0, mb_div, ex_div, ib_isdiv};
     end
   endgenerate
 
@@ -1190,15 +1227,11 @@ module simty_core #(
   wire am_active;
   generate
     if (EXT_A != 0) begin : gen_amo
-      reg [WARPS-1:0]     ib_amo_q;   // the buffered instruction is an atomic
+      wire [WARPS-1:0]    ib_amo_q = ib_isamo;   // the buffered instruction is an atomic
       reg                 tok_q;
       reg [WARP_BITS-1:0] tok_warp_q;
       wire                done;
-      integer k;
       always @(posedge clk_i) begin
-        for (k = 0; k < WARPS; k = k + 1)
-          if (ibw_we && ibw_warp == k[WARP_BITS-1:0])
-            ib_amo_q[k] <= ibw_word[6:0] == 7'b0101111;
         if (rst_i) tok_q <= 1'b0;
         else if (issue && ib_amo_q[issue_warp]) tok_q <= 1'b1;
         else if ((mb_valid && mb_amoc && !exec_ok) || am_inject) tok_q <= 1'b0;
@@ -1255,7 +1288,7 @@ module simty_core #(
       assign am_wr     = 1'b0;
       assign am_mask   = {LANES{1'b0}};
       assign am_res    = {32*LANES{1'b0}};
-      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op};
+      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op, ib_isamo};
     end
   endgenerate
 
@@ -1323,6 +1356,84 @@ module simty_core #(
     .uniform_i    (uniform),
     .affine_i     (affine)
   );
+
+`ifdef SIMTY_FE_STATS
+  // Simulation only (+define+SIMTY_FE_STATS): where each busy warp's
+  // cycles go, printed at the end of the run.
+  integer st_iss, st_rr1, st_dep, st_bank, st_nrdy, st_fe, st_redq, st_empty, st_other,
+          st_cyc, st_lost;
+  integer rd_hold, rd_stale, rd_end, rd_mis, rd_job, rd_n, rd_jalr, rd_br, rd_div;
+  integer wi;
+  initial begin
+    st_iss = 0; st_rr1 = 0; st_dep = 0; st_bank = 0; st_nrdy = 0; st_fe = 0;
+    st_redq = 0; st_empty = 0; st_other = 0; st_cyc = 0; st_lost = 0;
+    rd_hold = 0; rd_stale = 0; rd_end = 0; rd_mis = 0; rd_job = 0; rd_n = 0;
+    rd_jalr = 0; rd_br = 0; rd_div = 0;
+  end
+  // With two warps: the cycles without an issue by both warps' states.
+  generate
+    if (WARPS == 2) begin : gen_fe_pair
+      integer combo [0:63];
+      integer rc [0:1];
+      integer ci, wj;
+      initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
+      always @(posedge clk_i) if (!rst_i && |busy_q && !issue) begin
+        for (wj = 0; wj < 2; wj = wj + 1) begin
+          if (!(busy_q[wj] && !ended_q[wj])) rc[wj] = 0;
+          else if (!sched_ready[wj]) rc[wj] = 1;
+          else if (u_sched.at_rr1[wj]) rc[wj] = 2;
+          else if (ib_valid[wj]) rc[wj] = u_sched.dep[wj] ? 3 : 4;
+          else if (redir_q && redir_warp_q == wj[WARP_BITS-1:0]) rc[wj] = 5;
+          else if (fe_busy && fe_warp == wj[WARP_BITS-1:0]) rc[wj] = 6;
+          else rc[wj] = 7;
+        end
+        combo[rc[0] * 8 + rc[1]] = combo[rc[0] * 8 + rc[1]] + 1;
+      end
+      final begin
+        $display("fe-stats: no-issue cycles by (warp0, warp1) state: 0 idle 1 not ready 2 issued last cycle 3 dependency 4 other 5 redirect 6 fetch 7 empty");
+        for (ci = 0; ci < 64; ci = ci + 1)
+          if (combo[ci] > 0) $display("fe-stats:   %0d%0d %0d", ci / 8, ci % 8, combo[ci]);
+      end
+    end
+  endgenerate
+  always @(posedge clk_i) if (!rst_i && |busy_q) begin
+    st_cyc = st_cyc + 1;
+    if (!issue) st_lost = st_lost + 1;
+    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !ended_q[wi]) begin
+      if (issue && issue_warp == wi[WARP_BITS-1:0]) st_iss = st_iss + 1;
+      else if (!sched_ready[wi]) st_nrdy = st_nrdy + 1;
+      else if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;
+      else if (ib_valid[wi]) begin
+        if (u_sched.dep[wi]) st_dep = st_dep + 1;
+        else if (u_sched.bank[wi]) st_bank = st_bank + 1;
+        else st_other = st_other + 1;
+      end
+      else if (redir_q && redir_warp_q == wi[WARP_BITS-1:0]) st_redq = st_redq + 1;
+      else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) st_fe = st_fe + 1;
+      else st_empty = st_empty + 1;
+    end
+    if (redir_valid) begin
+      rd_n = rd_n + 1;
+      if (hold) rd_hold = rd_hold + 1;
+      else if (stale) rd_stale = rd_stale + 1;
+      else if (ended_now) rd_end = rd_end + 1;
+      else if (u_member.ins || u_member.rebal) rd_job = rd_job + 1;
+      else if (mb_jalr) rd_jalr = rd_jalr + 1;
+      else if (mb_branch && divergent) rd_div = rd_div + 1;
+      else if (mb_branch) rd_br = rd_br + 1;
+      else rd_mis = rd_mis + 1;
+    end
+  end
+  final begin
+    $display("fe-stats: busy cycles %0d, no issue %0d", st_cyc, st_lost);
+    $display("fe-stats: warp-cycles issued %0d (squashed later included), not ready %0d, issued last cycle %0d, dependency %0d, bank %0d, another warp picked %0d",
+             st_iss, st_nrdy, st_rr1, st_dep, st_bank, st_other);
+    $display("fe-stats: warp-cycles with an empty buffer: redirect cycle %0d, fetch in flight %0d, waiting to be steered %0d",
+             st_redq, st_fe, st_empty);
+    $display("fe-stats: redirects %0d: hold %0d stale %0d end %0d job %0d jalr %0d branch-div %0d branch %0d other %0d",
+             rd_n, rd_hold, rd_stale, rd_end, rd_job, rd_jalr, rd_div, rd_br, rd_mis);
+  end
+`endif
 
 `undef SIMTY_FULL_PC
 endmodule

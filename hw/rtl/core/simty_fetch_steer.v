@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_fetch_steer: pipeline stage 1, fetch steering. Picks a warp round
 // robin and reads its speculative pc. The next pc is predicted by fetch /
-// predecode (pc + 4, or the target of a backward branch or a jal), which
-// writes it back: a warp is not fetched again before that. The membership
-// stage redirects a warp when its hot path goes elsewhere.
+// predecode (pc + 4, or the target of a backward branch, a jal or a
+// return), which writes it back: a warp is not fetched again before that.
+// The membership stage redirects a warp when its hot path goes elsewhere;
+// the redirect (registered) is fetched in the cycle it arrives, ahead of
+// the round robin, with the new pc and epoch it writes here.
 `default_nettype none
 
 module simty_fetch_steer #(
@@ -15,6 +17,7 @@ module simty_fetch_steer #(
   input  wire                  clk_i,
   input  wire                  rst_i,
   input  wire [WARPS-1:0]      elig_i,        // may fetch this cycle
+  input  wire [WARPS-1:0]      live_i,        // may fetch (buffer aside)
   // Redirect from membership, registered (a busy warp), and dispatch (an
   // idle warp): never in the same cycle (the core holds dispatch back).
   input  wire                  redir_valid_i,
@@ -31,6 +34,7 @@ module simty_fetch_steer #(
   output wire                  fs_valid_o,
   output wire [WARP_BITS-1:0]  fs_warp_o,
   output wire [PCW-1:0]        fs_pc_o,       // word offset into CODE
+  output wire [EPOCH_BITS-1:0] fs_epoch_o,    // the fetch's epoch
   output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
 );
 
@@ -39,10 +43,20 @@ module simty_fetch_steer #(
   reg [WARP_BITS-1:0]  last_q;
 
   // Round robin: the first eligible warp after the last one picked.
+  wire                 rr_valid;
+  wire [WARP_BITS-1:0] rr_warp;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (elig_i), .last_i (last_q), .valid_o (fs_valid_o), .pick_o (fs_warp_o)
+    .req_i (elig_i), .last_i (last_q), .valid_o (rr_valid), .pick_o (rr_warp)
   );
-  assign fs_pc_o = spc_q[fs_warp_o];
+  // A redirect takes the slot: its warp is fetched at its new pc now (its
+  // buffer is flushed and any fetch of it in stage 2 killed in this same
+  // cycle), with the epoch it gets at the end of the cycle. The selects
+  // are the registered redirect's valid bit: one 2:1 multiplexer after
+  // the round robin's pc read on the way to the memory address.
+  assign fs_valid_o = redir_valid_i ? live_i[redir_warp_i] : rr_valid;
+  assign fs_warp_o  = redir_valid_i ? redir_warp_i : rr_warp;
+  assign fs_pc_o    = redir_valid_i ? redir_pc_i : spc_q[rr_warp];
+  assign fs_epoch_o = redir_valid_i ? epoch_q[redir_warp_i] + 1'b1 : epoch_q[rr_warp];
 
   wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
 
