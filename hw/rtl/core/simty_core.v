@@ -561,6 +561,17 @@ module simty_core #(
     end
   endgenerate
 
+`ifndef SYNTHESIS
+  // The address adders and the ALUs agree on every memory instruction
+  // (MB's mb_res, from the ALU, is the same address).
+  always @(posedge clk_i)
+    if (ex_valid && (ex_load || ex_store || ex_amo) && ex_addr != ex_res) begin
+      $display("simty_core: memory address adder and ALU disagree at pc 0x%08x",
+               `SIMTY_FULL_PC(ex_pc));
+      $finish;
+    end
+`endif
+
   // The memory arbiter's per-lane checks and lane-pair line compares, on
   // the memory address adders' sums; registered into MB.
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
