@@ -554,6 +554,7 @@ module simty_core #(
 
 
   wire [32*LANES-1:0] ex_res;
+  wire [32*LANES-1:0] ex_addr;          // memory address adders
   wire [32*LANES-1:0] mb_mul_res;       // M: the multiply result, in MB
   wire [LANES-1:0]    ex_eq, ex_lt, ex_ltu;
   genvar l;
@@ -573,6 +574,13 @@ module simty_core #(
         .ltu_o (ex_ltu[l])
       );
       assign ex_res[32*l +: 32] = r;
+      // The memory address (loads, stores, atomics: rs1 + immediate, the
+      // immediate 0 for an atomic) from an adder of its own on the
+      // registered operand, so that simty_mem_pre's checks do not wait
+      // for the ALU's operand select and result multiplexer. The ALU
+      // computes the same sum (ADD, immediate operand), which MB keeps in
+      // mb_res for the arbiter's offsets and fault address.
+      assign ex_addr[32*l +: 32] = a + ex_imm;
       // M: multiply, partial products in EX, their sum in MB (simty_mul).
       // The operands are the registers (R-type), not the ALU's b input.
       if (EXT_M != 0) begin : gen_mul
@@ -590,8 +598,19 @@ module simty_core #(
     end
   endgenerate
 
+`ifndef SYNTHESIS
+  // The address adders and the ALUs agree on every memory instruction
+  // (MB's mb_res, from the ALU, is the same address).
+  always @(posedge clk_i)
+    if (ex_valid && (ex_load || ex_store || ex_amo) && ex_addr != ex_res) begin
+      $display("simty_core: memory address adder and ALU disagree at pc 0x%08x",
+               `SIMTY_FULL_PC(ex_pc));
+      $finish;
+    end
+`endif
+
   // The memory arbiter's per-lane checks and lane-pair line compares, on
-  // the addresses the ALUs just computed; registered into MB.
+  // the memory address adders' sums; registered into MB.
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
@@ -602,7 +621,7 @@ module simty_core #(
     .warp_i       (ex_warp),
     .store_i      (ex_store),
     .size_i       (ex_size),
-    .addr_i       (ex_res),
+    .addr_i       (ex_addr),
     .mis_o        (ex_mis),
     .bad_o        (ex_bad),
     .ovf_o        (ex_ovf),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_mem_pre: the per-lane half of the memory arbiter, computed in EX
-// from the ALU's addresses and registered into MB, where simty_mem only
+// from the memory address adders' sums (simty_core: rs1 + immediate per
+// lane, not the ALU's result) and registered into MB, where simty_mem only
 // selects with the leader: for every lane its alignment, range and stack
 // guard checks, whether its word is the console's and whether it is in
 // the stack area, and for every pair of lanes whether their physical
@@ -57,16 +58,18 @@ module simty_mem_pre #(
   localparam integer DSB = $clog2(DATA_SIZE);   // DATA_SIZE = 2^DSB
   // Range checks on aligned addresses only (a misaligned lane faults as
   // misaligned whatever its range): an aligned access of any size is in
-  // DATA iff its first byte is, and in CONSOLE iff its word is. DATA lies
-  // in one 16 MiB-aligned window, so the checks are constant compares.
+  // DATA iff its first byte is, and in CONSOLE iff its word is. DATA is a
+  // power-of-two size aligned to its size, so "in DATA" is an equality of
+  // the bits above DATA_SIZE with the base's (a LUT tree, no magnitude
+  // compare), and the console check a 30-bit equality.
   localparam [31:0] DB = SIMTY_DATA_BASE;
   localparam [31:0] CA = SIMTY_CONSOLE_ADDR;
-  localparam [24:0] DS = DATA_SIZE[24:0];
   localparam [31:0] DMASK = (32'd1 << DSB) - 32'd1;
 
   generate
-    if ((DATA_SIZE & (DATA_SIZE - 1)) != 0 || DATA_SIZE > 32'h0100_0000)
-      begin : data_size_must_be_a_power_of_two_up_to_16_MiB
+    if ((DATA_SIZE & (DATA_SIZE - 1)) != 0 || DATA_SIZE > 32'h0100_0000 ||
+        (DB & DMASK) != 32'd0)
+      begin : data_size_must_be_a_power_of_two_up_to_16_MiB_base_aligned
         simty_mem_pre_bad_data_size u_error ();
       end
   endgenerate
@@ -130,7 +133,7 @@ module simty_mem_pre #(
       a        = addr_i[32*l +: 32];
       mis_o[l] = (size_i == 2'd1 && a[0]) || (size_i[1] && a[1:0] != 2'd0);
       con_o[l] = a[31:2] == CA[31:2];
-      in_data  = a[31:24] == DB[31:24] && {1'b0, a[23:0]} < DS;
+      in_data  = ((a ^ DB) & ~DMASK) == 32'd0;
       // Every bit of [s + HB, DSB) set: in the area if in DATA. The
       // physical line takes this alone (a lane outside DATA faults, or is
       // a console store, whose line is compared only with other console
