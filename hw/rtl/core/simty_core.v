@@ -2,8 +2,13 @@
 // simty_core: the Simty SIMT core, top level. Ten-stage in-order pipeline:
 // fetch steering, fetch/predecode, instruction buffer, schedule, operand
 // collect 1 and 2 (with decode), execute, membership / branch / memory
-// arbiter, gather, write-back. See docs/core.md; interface per
-// docs/core.md ("Interface"). Reset is synchronous, active high.
+// arbiter, gather, write-back. This module only wires the stages and
+// units together: each stage's registers and control are in its module
+// (simty_fetch_steer, simty_fetch, simty_ibuf, simty_sched,
+// simty_stage_rr, simty_stage_ex, simty_stage_mb, simty_stage_wb), the
+// per-warp fetch and issue control in simty_ctrl (docs/core.md,
+// "Structure"). Interface per docs/core.md ("Interface"). Reset is
+// synchronous, active high.
 `default_nettype none
 
 module simty_core #(
@@ -111,23 +116,19 @@ module simty_core #(
   wire [31:0] disp_off = dispatch_pc_i - CODE_BASE;
 
   // ------------------------------------------------------------------
-  // Warp state
+  // Warp state (simty_ctrl), the fault stop and dispatch (simty_stage_mb)
   // ------------------------------------------------------------------
-  reg  [WARPS-1:0] busy_q, ended_q;
+  wire [WARPS-1:0] busy_q;
   wire             fault_q;
   wire [WARPS-1:0] blocked;
-  wire [WARPS-1:0] inflight;
   wire             disp_go;
 
   // ------------------------------------------------------------------
   // Stage 1-2: fetch steering, fetch / predecode
   // ------------------------------------------------------------------
-  // The membership stage's redirect of the warp in MB (redir_valid,
-  // redir_pc), registered: the _q copies flush that warp's instruction
-  // buffer entry, kill its fetch in stage 2 and restart its fetch steering
-  // (new pc, epoch bump) one cycle later. A wrong-path instruction that
-  // gets into the buffer or the pipeline meanwhile carries the old epoch
-  // and is validated in MB like any other (the HCT1 match, stale).
+  // The membership stage's registered redirect of the warp that was in MB
+  // (simty_stage_mb): it flushes that warp's instruction buffer entries,
+  // kills its fetch in stage 2 and restarts its fetch steering.
   wire                  redir_q;
   wire [WARP_BITS-1:0]  redir_warp_q;
   wire [PCW-1:0]        redir_pc_q;
@@ -296,11 +297,8 @@ module simty_core #(
   wire [4:0]           ga_rd;
   wire [LANES-1:0]     ga_mask;
   wire                 ga_rf_we;
-  wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
-  wire [WARPS-1:0]     amo_block;    // A: atomic issue rule ("Atomics")
   wire                 disp_bubble;  // no issue: MB free for a dispatch
-  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block & ~amo_block &
-                                     {WARPS{!fault_q && !halt_i && !disp_bubble}};
+  wire [WARPS-1:0]     sched_ready;  // simty_ctrl
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
@@ -327,7 +325,7 @@ module simty_core #(
   );
 
   // ------------------------------------------------------------------
-  // Stage 5-6: operand collection (+ decode in RR2)
+  // Stage 5-6: operand collection, decode (simty_stage_rr)
   // ------------------------------------------------------------------
   wire                 wb_we;
   wire [WARP_BITS-1:0] wb_warp;
@@ -337,156 +335,88 @@ module simty_core #(
   wire [32*LANES-1:0]  ga_val;
   wire [32*LANES-1:0]  rr2_op1, ex_op2;
   wire                 ex_use2;
+  wire [31:0]          rr2_base_tid;
+  wire [3:0]           d_alu_op;
+  wire                 d_b_imm, d_lane, d_link;
+  wire [31:0]          d_uimm;
+  wire                 d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
+  wire [1:0]           d_size;
+  wire                 d_ecall, d_ebreak, d_illegal, d_call, d_ret;
+  wire                 d_mul, d_div, d_instret, d_cnt_hi;
+  wire                 d_amo;
+  wire [3:0]           d_amo_op;
 
-  simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_operand (
-    .clk_i        (clk_i),
-    .rst_i        (rst_i),
-    .issue_i      (issue),
-    .issue_warp_i (issue_warp),
-    .issue_rs1_i  (ib_rs1[issue_warp*5 +: 5]),
-    .issue_rs2_i  (ib_rs2[issue_warp*5 +: 5]),
-    .issue_rd_i   (ib_rd[issue_warp*5 +: 5]),
-    .issue_use1_i (ib_use1[issue_warp]),
-    .issue_use2_i (ib_use2[issue_warp]),
-    .issue_wr_i   (ib_wr[issue_warp]),
-    .rr1_valid_o  (rr1_valid),
-    .rr1_warp_o   (rr1_warp),
-    .rr1_use2_o   (rr1_use2),
-    .rr2_valid_o  (rr2_valid),
-    .rr2_warp_o   (rr2_warp),
-    .rr2_rd_o     (rr2_rd),
-    .rr2_use2_o   (rr2_use2),
-    .rr2_wr_o     (rr2_wr),
-    .rr2_op1_o    (rr2_op1),
-    .ex_warp_i    (ex_warp),
-    .ex_use2_i    (ex_use2),
-    .ex_op2_o     (ex_op2),
-    .rf_we_i      (ga_rf_we),
-    .rf_warp_i    (ga_warp),
-    .rf_rd_i      (ga_rd),
-    .rf_mask_i    (ga_mask),
-    .rf_data_i    (ga_val),
-    .wb_we_i      (wb_we),
-    .wb_warp_i    (wb_warp),
-    .wb_rd_i      (wb_rd),
-    .wb_mask_i    (wb_mask),
-    .wb_data_i    (wb_data)
+  simty_stage_rr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .PCW(PCW),
+                   .CODE_BASE(CODE_BASE), .SMALL_TABLES(SMALL_TABLES), .EXT_M(EXT_M),
+                   .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR)) u_rr (
+    .clk_i           (clk_i),
+    .rst_i           (rst_i),
+    .issue_i         (issue),
+    .issue_warp_i    (issue_warp),
+    .issue_rs1_i     (ib_rs1[issue_warp*5 +: 5]),
+    .issue_rs2_i     (ib_rs2[issue_warp*5 +: 5]),
+    .issue_rd_i      (ib_rd[issue_warp*5 +: 5]),
+    .issue_use1_i    (ib_use1[issue_warp]),
+    .issue_use2_i    (ib_use2[issue_warp]),
+    .issue_wr_i      (ib_wr[issue_warp]),
+    .rr1_valid_o     (rr1_valid),
+    .rr1_warp_o      (rr1_warp),
+    .rr1_use2_o      (rr1_use2),
+    .rr2_valid_o     (rr2_valid),
+    .rr2_warp_o      (rr2_warp),
+    .rr2_rd_o        (rr2_rd),
+    .rr2_use2_o      (rr2_use2),
+    .rr2_wr_o        (rr2_wr),
+    .rr2_op1_o       (rr2_op1),
+    .rr2_base_tid_o  (rr2_base_tid),
+    .rr2_pc_i        (rr2_pc),
+    .rr2_word_i      (rr2_word),
+    .d_alu_op_o      (d_alu_op),
+    .d_b_imm_o       (d_b_imm),
+    .d_lane_o        (d_lane),
+    .d_uimm_o        (d_uimm),
+    .d_link_o        (d_link),
+    .d_branch_o      (d_branch),
+    .d_jal_o         (d_jal),
+    .d_jalr_o        (d_jalr),
+    .d_load_o        (d_load),
+    .d_store_o       (d_store),
+    .d_uns_o         (d_uns),
+    .d_size_o        (d_size),
+    .d_ecall_o       (d_ecall),
+    .d_ebreak_o      (d_ebreak),
+    .d_illegal_o     (d_illegal),
+    .d_call_o        (d_call),
+    .d_ret_o         (d_ret),
+    .d_mul_o         (d_mul),
+    .d_div_o         (d_div),
+    .d_instret_o     (d_instret),
+    .d_cnt_hi_o      (d_cnt_hi),
+    .d_amo_o         (d_amo),
+    .d_amo_op_o      (d_amo_op),
+    .ex_warp_i       (ex_warp),
+    .ex_use2_i       (ex_use2),
+    .ex_op2_o        (ex_op2),
+    .rf_we_i         (ga_rf_we),
+    .rf_warp_i       (ga_warp),
+    .rf_rd_i         (ga_rd),
+    .rf_mask_i       (ga_mask),
+    .rf_data_i       (ga_val),
+    .wb_we_i         (wb_we),
+    .wb_warp_i       (wb_warp),
+    .wb_rd_i         (wb_rd),
+    .wb_mask_i       (wb_mask),
+    .wb_data_i       (wb_data),
+    .disp_go_i       (disp_go),
+    .disp_warp_i     (dispatch_warp_i),
+    .disp_base_tid_i (dispatch_base_tid_i),
+    .nthreads_i      (launch_nthreads_i),
+    .args_i          (launch_args_i),
+    .stack_top_i     (launch_stack_top_i),
+    .stack_log2_i    (launch_stack_log2_i),
+    .ctr_clear_i     (ctr_clear_i),
+    .busy_i          (|busy_q)
   );
-
-  wire [3:0]  d_alu_op;
-  wire        d_a_pc, d_b_imm;
-  wire [31:0] d_imm;
-  wire [1:0]  d_res_sel;
-  wire [2:0]  d_csr_sel;
-  wire        d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
-  wire [1:0]  d_size;
-  wire        d_ecall, d_ebreak, d_illegal, d_call, d_ret;
-  wire        d_mul, d_div, d_cnt, d_instret, d_cnt_time, d_cnt_hi;
-  wire        d_amo;
-  wire [3:0]  d_amo_op;
-
-  simty_decode #(.EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR)) u_decode (
-    .word_i    (rr2_word),
-    .alu_op_o  (d_alu_op),
-    .a_pc_o    (d_a_pc),
-    .b_imm_o   (d_b_imm),
-    .imm_o     (d_imm),
-    .res_sel_o (d_res_sel),
-    .csr_sel_o (d_csr_sel),
-    .branch_o  (d_branch),
-    .jal_o     (d_jal),
-    .jalr_o    (d_jalr),
-    .load_o    (d_load),
-    .store_o   (d_store),
-    .size_o    (d_size),
-    .uns_o     (d_uns),
-    .ecall_o   (d_ecall),
-    .ebreak_o  (d_ebreak),
-    .illegal_o (d_illegal),
-    .call_o    (d_call),
-    .ret_o     (d_ret),
-    .mul_o     (d_mul),
-    .div_o     (d_div),
-    .cnt_o     (d_cnt),
-    .instret_o (d_instret),
-    .cnt_time_o(d_cnt_time),
-    .cnt_hi_o  (d_cnt_hi),
-    .amo_o     (d_amo),
-    .amo_op_o  (d_amo_op)
-  );
-
-  // Base logical thread id of each warp's block, read in RR1 for RR2 (the
-  // CSR value is selected there). A warp is written only at dispatch,
-  // while it has nothing in flight, so a same-cycle read of it is never
-  // used (SAME_CYCLE 0). The base is a multiple of LANES (interface rule):
-  // its low bits are not stored, so lane l's id is base | l.
-  localparam [31:0] LANE_LOW = LANES - 1;
-  wire [31:0] rr2_base_tid;
-  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS),
-                   .BLOCK(SMALL_TABLES), .SAME_CYCLE(0)) u_base_tid (
-    .clk_i   (clk_i),
-    .re_i    (1'b1),
-    .raddr_i (rr1_warp),
-    .rdata_o (rr2_base_tid),
-    .we_i    (disp_go),
-    .waddr_i (dispatch_warp_i),
-    .wdata_i (dispatch_base_tid_i & ~LANE_LOW)
-  );
-`ifndef SYNTHESIS
-  always @(posedge clk_i)
-    if (disp_go && (dispatch_base_tid_i & LANE_LOW) != 32'd0) begin
-      $display("simty_core: dispatch_base_tid_i 0x%08x is not a multiple of LANES",
-               dispatch_base_tid_i);
-      $finish;
-    end
-`endif
-
-  // The uniform operand of the instruction, selected in RR2: the decoded
-  // immediate, or for auipc pc + immediate (uniform, so one adder instead
-  // of a pc input on every lane's ALU), or for a CSR read the CSR's value
-  // (lane 0's, see simty_csr). The ALU then adds it to x0 (operand 1 of
-  // auipc and of the CSR forms is never a register), so neither needs a
-  // path of its own through the lanes.
-  wire [31:0] csr_val;
-  wire        csr_lane;
-  simty_csr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_csr (
-    .sel_i        (d_csr_sel),
-    .warp_i       (rr2_warp),
-    .base_tid_i   (rr2_base_tid),
-    .nthreads_i   (launch_nthreads_i),
-    .args_i       (launch_args_i),
-    .stack_top_i  (launch_stack_top_i),
-    .stack_log2_i (launch_stack_log2_i),
-    .value_o      (csr_val),
-    .lane_o       (csr_lane)
-  );
-  wire        d_csr    = d_res_sel == 2'd2;
-  wire [31:0] rr2_pcf  = `SIMTY_FULL_PC(rr2_pc);
-  wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
-  wire [31:0] cnt_val;                  // Zicntr cycle / time, see below
-  wire [31:0] d_uimm   = d_csr  ? (d_cnt ? cnt_val : csr_val) :
-                         d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
-
-  // Zicntr's uniform counters, read in RR2 like the other CSRs (two cycles
-  // after issue): cycle counts the cycles in which a warp is busy since the
-  // counters were last cleared (the `cycles` counter, cleared at each
-  // launch); time counts every cycle since reset.
-  generate
-    if (EXT_ZICNTR != 0) begin : gen_cnt
-      reg  [63:0] cycle_q, time_q;
-      always @(posedge clk_i) begin
-        if (rst_i) time_q <= 64'd0;
-        else time_q <= time_q + 64'd1;
-        if (rst_i || ctr_clear_i) cycle_q <= 64'd0;
-        else if (|busy_q) cycle_q <= cycle_q + 64'd1;
-      end
-      wire [63:0] src = d_cnt_time ? time_q : cycle_q;
-      assign cnt_val = d_cnt_hi ? src[63:32] : src[31:0];
-    end else begin : gen_no_cnt
-      assign cnt_val = 32'd0;
-      wire unused_cnt = &{1'b0, d_cnt_time, d_cnt_hi};
-    end
-  endgenerate
 
   // ------------------------------------------------------------------
   // Stage 7: execute (simty_stage_ex)
@@ -535,9 +465,9 @@ module simty_core #(
     .rr2_base_tid_i (rr2_base_tid),
     .d_alu_op_i     (d_alu_op),
     .d_b_imm_i      (d_b_imm),
-    .d_lane_i       (d_csr && csr_lane),
+    .d_lane_i       (d_lane),
     .d_uimm_i       (d_uimm),
-    .d_link_i       (d_res_sel == 2'd1),
+    .d_link_i       (d_link),
     .d_branch_i     (d_branch),
     .d_jal_i        (d_jal),
     .d_jalr_i       (d_jalr),
@@ -847,78 +777,70 @@ module simty_core #(
 
 
   // ------------------------------------------------------------------
-  // Warp lifetime: busy from dispatch until its threads ended and its
-  // instructions drained.
+  // Warp and issue control (simty_ctrl): warp lifetime, fetch and issue
+  // eligibility, the buffer flush, the divide's and the atomic unit's
+  // issue tokens and result slots, idle
   // ------------------------------------------------------------------
-  // Per-warp flags as WARPS-wide vectors: a stage holding warp x
-  // contributes the one-hot of x.
-`include "simty_warp_onehot.vh"
-  assign inflight = `SIMTY_AT(rr1_valid, rr1_warp) | `SIMTY_AT(rr2_valid, rr2_warp) |
-                    `SIMTY_AT(ex_valid, ex_warp) | `SIMTY_AT(mb_valid, mb_warp) |
-                    `SIMTY_AT(ga_any, ga_warp) | `SIMTY_AT(wb_any, wb_warp) |
-                    `SIMTY_AT(fe_busy, fe_warp);
-  assign fetch_live = busy_q & ~ended_q & {WARPS{!fault_q && !halt_i}};
-  assign fetch_elig = fetch_live & ~ib_full & ~`SIMTY_AT(fe_busy, fe_warp);
-  wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
-  assign ib_flush = `SIMTY_AT(redir_q, redir_warp_q) | disp_at;
-  // A dispatch (re)starts its warp; otherwise the warp ends when its
-  // last path does and stops being busy once it has drained.
-  always @(posedge clk_i) begin
-    if (rst_i) begin
-      busy_q  <= {WARPS{1'b0}};
-      ended_q <= {WARPS{1'b0}};
-    end else begin
-      busy_q  <= disp_at | (busy_q & ~(ended_q & ~inflight));
-      ended_q <= ~disp_at & (ended_q | `SIMTY_AT(ended_now, mb_warp));
-    end
-  end
+  wire dv_busy, dv_done;
+  wire am_active, am_done;
+
+  simty_ctrl #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EXT_M(EXT_M), .EXT_A(EXT_A)) u_ctrl (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .halt_i        (halt_i),
+    .fault_i       (fault_q),
+    .disp_go_i     (disp_go),
+    .disp_warp_i   (dispatch_warp_i),
+    .disp_bubble_i (disp_bubble),
+    .fe_busy_i     (fe_busy),
+    .fe_warp_i     (fe_warp),
+    .ib_full_i     (ib_full),
+    .rr1_valid_i   (rr1_valid),
+    .rr1_warp_i    (rr1_warp),
+    .rr2_valid_i   (rr2_valid),
+    .rr2_warp_i    (rr2_warp),
+    .ex_valid_i    (ex_valid),
+    .ex_warp_i     (ex_warp),
+    .mb_valid_i    (mb_valid),
+    .mb_warp_i     (mb_warp),
+    .ga_any_i      (ga_any),
+    .ga_warp_i     (ga_warp),
+    .wb_any_i      (wb_any),
+    .wb_warp_i     (wb_warp),
+    .issue_i       (issue),
+    .issue_warp_i  (issue_warp),
+    .ib_isdiv_i    (ib_isdiv),
+    .ib_isamo_i    (ib_isamo),
+    .exec_ok_i     (exec_ok),
+    .mb_div_i      (mb_div),
+    .mb_amoc_i     (mb_amoc),
+    .ended_now_i   (ended_now),
+    .blocked_i     (blocked),
+    .redir_q_i     (redir_q),
+    .redir_warp_i  (redir_warp_q),
+    .dv_done_i     (dv_done),
+    .am_done_i     (am_done),
+    .dv_inject_o   (dv_inject),
+    .am_inject_o   (am_inject),
+    .sorter_busy_i (sorter_busy),
+    .vclass_busy_i (vclass_busy),
+    .dv_busy_i     (dv_busy),
+    .am_active_i   (am_active),
+    .busy_q        (busy_q),
+    .fetch_live_o  (fetch_live),
+    .fetch_elig_o  (fetch_elig),
+    .ib_flush_o    (ib_flush),
+    .sched_ready_o (sched_ready),
+    .idle_o        (idle_o)
+  );
   assign warp_busy_o = busy_q;
 
-  assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
-                  !ga_any && !wb_any && !sorter_busy && !vclass_busy &&
-                  !dv_busy && !am_active;
-
   // ------------------------------------------------------------------
-  // Divide (M). One divide unit (simty_div) serves one warp instruction at
-  // a time; a divide holds a token from its issue until its result is
-  // written back, and while it does:
-  //   - its warp issues nothing (the next instruction may use the result,
-  //     and none of the warp's later instructions may overtake it);
-  //   - no other warp issues a divide (predecoded here from the fetched
-  //     word, per warp like the ibuf's fields); other instructions issue.
-  // So a divide never waits in the pipeline for the unit: it is not
-  // issued, which counts neither as an instruction nor as a replay. The
-  // divide in EX loads its operands; when it commits in MB it retires
-  // (counters, trace, instret, path: like an ALU instruction) and the unit
-  // starts; a divide that does not commit (stale, lost, fault) releases
-  // the token and its warp fetches it again. When the unit is done, the
-  // scheduler skips one issue cycle, so that MB is empty at the latest
-  // four cycles later, and the result takes GA in the first cycle in which
-  // MB is empty (dv_inject); the token is released there.
+  // Divide unit (M): loaded in EX, started by the divide's commit in MB,
+  // its result written back through GA (simty_ctrl's dv_inject)
   // ------------------------------------------------------------------
-  wire dv_busy;
   generate
     if (EXT_M != 0) begin : gen_div
-      wire [WARPS-1:0]    ib_div_q = ib_isdiv;   // the buffered instruction divides
-      reg                 tok_q;
-      reg [WARP_BITS-1:0] tok_warp_q;
-      reg                 done_d_q;
-      wire                done;
-      always @(posedge clk_i) begin
-        if (rst_i) begin
-          tok_q    <= 1'b0;
-          done_d_q <= 1'b0;
-        end else begin
-          if (issue && ib_div_q[issue_warp]) tok_q <= 1'b1;
-          else if ((mb_valid && mb_div && !exec_ok) || dv_inject) tok_q <= 1'b0;
-          done_d_q <= done;
-        end
-        if (issue && ib_div_q[issue_warp]) tok_warp_q <= issue_warp;
-      end
-      wire bubble = done && !done_d_q;
-      assign div_block = (tok_q ? (ib_div_q | `SIMTY_AT(1'b1, tok_warp_q)) :
-                                  {WARPS{1'b0}}) | {WARPS{bubble}};
-      assign dv_inject = done && !mb_valid;
       simty_div #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_div (
         .clk_i   (clk_i),
         .rst_i   (rst_i),
@@ -932,7 +854,7 @@ module simty_core #(
         .wr_i    (mb_wr),
         .mask_i  (retire_mask),
         .busy_o  (dv_busy),
-        .done_o  (done),
+        .done_o  (dv_done),
         .warp_o  (dv_warp),
         .rd_o    (dv_rd),
         .wr_o    (dv_wr),
@@ -941,48 +863,24 @@ module simty_core #(
         .take_i  (dv_inject)
       );
     end else begin : gen_no_div
-      assign div_block = {WARPS{1'b0}};
-      assign dv_inject = 1'b0;
+      assign dv_done   = 1'b0;
       assign dv_busy   = 1'b0;
       assign dv_warp   = {WARP_BITS{1'b0}};
       assign dv_rd     = 5'd0;
       assign dv_wr     = 1'b0;
       assign dv_mask   = {LANES{1'b0}};
       assign dv_res    = {32*LANES{1'b0}};
-      wire unused_div = &{1'b0, mb_div, ex_div, ib_isdiv, ex_op1};
+      wire unused_div = &{1'b0, ex_div, ex_op1};
     end
   endgenerate
 
   // ------------------------------------------------------------------
-  // Atomics (A). One atomic unit (simty_amo) serves one warp instruction
-  // at a time, with the same issue rule as the divide: an atomic holds a
-  // token from its issue until its results are written back, and while it
-  // does its warp issues nothing and no other warp issues an atomic. The
-  // atomic in MB is checked, coalesced, counted and retired like a load,
-  // and reads its line; when it commits, the unit applies its lanes one per
-  // cycle and writes the line back, and until that write (am_busy) every
-  // memory instruction reaching MB replays (hold), so that no access of
-  // another warp falls inside the atomic. The results then take GA in the
-  // first cycle in which MB is empty and no divide result does; while they
-  // wait, no warp issues. An atomic that does not commit releases the
-  // token and its warp fetches it again.
+  // Atomic unit (A): started by the atomic's commit in MB; owns DATA
+  // while busy (MB holds memory instructions), its results written back
+  // through GA (simty_ctrl's am_inject)
   // ------------------------------------------------------------------
-  wire am_active;
   generate
     if (EXT_A != 0) begin : gen_amo
-      wire [WARPS-1:0]    ib_amo_q = ib_isamo;   // the buffered instruction is an atomic
-      reg                 tok_q;
-      reg [WARP_BITS-1:0] tok_warp_q;
-      wire                done;
-      always @(posedge clk_i) begin
-        if (rst_i) tok_q <= 1'b0;
-        else if (issue && ib_amo_q[issue_warp]) tok_q <= 1'b1;
-        else if ((mb_valid && mb_amoc && !exec_ok) || am_inject) tok_q <= 1'b0;
-        if (issue && ib_amo_q[issue_warp]) tok_warp_q <= issue_warp;
-      end
-      assign amo_block = (tok_q ? (ib_amo_q | `SIMTY_AT(1'b1, tok_warp_q)) :
-                                  {WARPS{1'b0}}) | {WARPS{done}};
-      assign am_inject = done && !mb_valid && !dv_inject;
       simty_amo #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                   .DATA_SIZE(DATA_SIZE)) u_amo (
         .clk_i       (clk_i),
@@ -1009,7 +907,7 @@ module simty_core #(
         .addr_o      (am_addr),
         .be_o        (am_be),
         .wdata_o     (am_wdata),
-        .done_o      (done),
+        .done_o      (am_done),
         .warp_o      (am_warp),
         .rd_o        (am_rd),
         .wr_o        (am_wr),
@@ -1018,8 +916,7 @@ module simty_core #(
         .take_i      (am_inject)
       );
     end else begin : gen_no_amo
-      assign amo_block = {WARPS{1'b0}};
-      assign am_inject = 1'b0;
+      assign am_done   = 1'b0;
       assign am_active = 1'b0;
       assign am_busy   = 1'b0;
       assign am_we     = 1'b0;
@@ -1031,7 +928,7 @@ module simty_core #(
       assign am_wr     = 1'b0;
       assign am_mask   = {LANES{1'b0}};
       assign am_res    = {32*LANES{1'b0}};
-      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op, ib_isamo, mb_b, served, mem_addr};
+      wire unused_amo = &{1'b0, mb_amo_op, mb_b, served, mem_addr};
     end
   endgenerate
 
@@ -1111,7 +1008,7 @@ module simty_core #(
       initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
       always @(posedge clk_i) if (!rst_i && |busy_q && !issue) begin
         for (wj = 0; wj < 2; wj = wj + 1) begin
-          if (!(busy_q[wj] && !ended_q[wj])) rc[wj] = 0;
+          if (!(busy_q[wj] && !u_ctrl.ended_q[wj])) rc[wj] = 0;
           else if (!sched_ready[wj]) rc[wj] = 1;
           else if (u_sched.at_rr1[wj]) rc[wj] = 2;
           else if (ib_valid[wj]) rc[wj] = u_sched.dep[wj] ? 3 : 4;
@@ -1131,7 +1028,7 @@ module simty_core #(
   always @(posedge clk_i) if (!rst_i && |busy_q) begin
     st_cyc = st_cyc + 1;
     if (!issue) st_lost = st_lost + 1;
-    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !ended_q[wi]) begin
+    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !u_ctrl.ended_q[wi]) begin
       if (issue && issue_warp == wi[WARP_BITS-1:0]) st_iss = st_iss + 1;
       else if (!sched_ready[wi]) st_nrdy = st_nrdy + 1;
       else if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;

@@ -544,17 +544,24 @@ module simty_stage_mb #(
 `ifndef SYNTHESIS
   // ------------------------------------------------------------------
   // Membership invariants (simulation; the RTL suites run them; see
-  // simty_membership's header and docs/core.md "Assertions"):
-  //   at every commit: the paths X and Y the instruction leaves are
-  //   disjoint and within HCT1's mask (no thread is created or doubled);
-  //   in every cycle, for each dispatched warp with no sorter work pending
-  //   (no job, no settle, not the sorter's warp, no CCT push in flight):
-  //   - its paths' masks (HCT1, HCT2, CCT[0..n-1]) are pairwise disjoint
-  //     and cover exactly its live threads: those dispatched, less those
-  //     that committed an ecall (tracked here, apart from the path logic);
-  //   - a valid path has a non-empty mask; HCT1 empty means no path left;
-  //   - HCT1 > HCT2 > CCT[n-1] > ... > CCT[0] in (depth desc, pc asc),
-  //     strictly, and HCT2 is empty only if the CCT is.
+  // simty_membership's header and docs/core.md "Assertions").
+  // At every commit: the paths X and Y the instruction leaves are
+  // disjoint and within HCT1's mask (no thread is created or doubled).
+  // In every cycle, for each dispatched warp with no sorter work pending
+  // (no job, no settle, not the sorter's warp, no CCT push in flight),
+  // its paths HCT1, HCT2, CCT[0..n-1] satisfy (the bits of ck_why):
+  //   1 HCT1 valid has a non-empty mask;
+  //   2 HCT1 empty means no path left (HCT2 empty, n = 0);
+  //   3 HCT2 valid has a non-empty mask, disjoint from HCT1's;
+  //   4 HCT1 > HCT2 in (depth desc, pc asc);
+  //   5 HCT2 empty only if the CCT is;
+  //   6 each CCT entry valid, its mask non-empty and disjoint from the
+  //     paths above;
+  //   7 the CCT strictly ascending: CCT[0] < ... < CCT[n-1];
+  //   8 CCT[n-1] < HCT2;
+  //   9 the masks cover exactly the warp's live threads: those
+  //     dispatched, less those that committed an ecall (tracked here,
+  //     apart from the path logic).
   // The tables are read through their instances (u_member.u_hct1.mem_q,
   // ...). Blocking assignments in a clocked block: the checks'
   // temporaries.
@@ -572,7 +579,7 @@ module simty_stage_mb #(
   reg [PW-1:0]    ck_h1, ck_h2, ck_e, ck_prev;
   reg [NB-1:0]    ck_n;
   reg             ck_bad;
-  reg [7:0]       ck_why;
+  reg [9:1]       ck_why;     // the checks that failed
   integer         ck_w, ck_j;
   wire [WARP_BITS-1:0] ck_push_w = u_member.push_a_q[SB +: WARP_BITS];
   wire [WARPS-1:0] ck_quiet;
@@ -598,7 +605,7 @@ module simty_stage_mb #(
       for (ck_w = 0; ck_w < WARPS; ck_w = ck_w + 1) begin
         if (ck_quiet[ck_w]) begin
           ck_bad  = 1'b0;
-          ck_why  = 8'd0;
+          ck_why  = 9'd0;
           ck_h1   = u_member.u_hct1.mem_q[ck_w];
           ck_h2   = u_member.u_hct2.mem_q[ck_w];
           ck_n    = u_member.n_q[ck_w];
@@ -606,46 +613,46 @@ module simty_stage_mb #(
           ck_prev = {PW{1'b0}};
           // disjoint masks, non-empty when valid
           if (ck_h1[PW-1]) begin
-            if (ck_h1[LANES-1:0] == {LANES{1'b0}}) begin ck_bad = 1'b1; ck_why = 8'd1; end
+            if (ck_h1[LANES-1:0] == {LANES{1'b0}}) begin ck_bad = 1'b1; ck_why[1] = 1'b1; end
             ck_cov = ck_h1[LANES-1:0];
           end else if (ck_h2[PW-1] || ck_n != {NB{1'b0}}) begin
-            ck_bad = 1'b1; ck_why = 8'd2;
+            ck_bad = 1'b1; ck_why[2] = 1'b1;
           end
           if (ck_h2[PW-1]) begin
             ck_m = ck_h2[LANES-1:0];
             if (ck_m == {LANES{1'b0}} || (ck_m & ck_cov) != {LANES{1'b0}}) begin
-              ck_bad = 1'b1; ck_why = 8'd3;
+              ck_bad = 1'b1; ck_why[3] = 1'b1;
             end
             ck_cov = ck_cov | ck_m;
             if (ck_h1[PW-1] && (ck_h1[LANES +: KW] ^ KEY_FLIP) <= (ck_h2[LANES +: KW] ^ KEY_FLIP)) begin
-              ck_bad = 1'b1; ck_why = 8'd4;
+              ck_bad = 1'b1; ck_why[4] = 1'b1;
             end
           end else if (ck_n != {NB{1'b0}}) begin
-            ck_bad = 1'b1; ck_why = 8'd5;
+            ck_bad = 1'b1; ck_why[5] = 1'b1;
           end
           for (ck_j = 0; ck_j < (1 << SB); ck_j = ck_j + 1) begin
             if (ck_j < {{(32-NB){1'b0}}, ck_n}) begin
               ck_e = u_member.u_cct.mem_q[{ck_w[WARP_BITS-1:0], ck_j[SB-1:0]}];
               ck_m = ck_e[LANES-1:0];
               if (!ck_e[PW-1] || ck_m == {LANES{1'b0}} || (ck_m & ck_cov) != {LANES{1'b0}}) begin
-                ck_bad = 1'b1; ck_why = 8'd6;
+                ck_bad = 1'b1; ck_why[6] = 1'b1;
               end
               ck_cov = ck_cov | ck_m;
               if (ck_j > 0 && (ck_e[LANES +: KW] ^ KEY_FLIP) <= (ck_prev[LANES +: KW] ^ KEY_FLIP)) begin
-                ck_bad = 1'b1; ck_why = 8'd7;
+                ck_bad = 1'b1; ck_why[7] = 1'b1;
               end
               ck_prev = ck_e;
             end
           end
           if (ck_n != {NB{1'b0}} &&
               (ck_h2[LANES +: KW] ^ KEY_FLIP) <= (ck_prev[LANES +: KW] ^ KEY_FLIP)) begin
-            ck_bad = 1'b1; ck_why = 8'd8;
+            ck_bad = 1'b1; ck_why[8] = 1'b1;
           end
           if (ck_cov != ck_live_q[ck_w]) begin
-            ck_bad = 1'b1; ck_why = 8'd9;
+            ck_bad = 1'b1; ck_why[9] = 1'b1;
           end
           if (ck_bad) begin
-            $display("simty_core: membership invariant %0d broken, warp %0d: HCT1 %h HCT2 %h n %0d, paths cover %h, live threads %h",
+            $display("simty_core: membership invariants %b (9..1) broken, warp %0d: HCT1 %h HCT2 %h n %0d, paths cover %h, live threads %h",
                      ck_why, ck_w, ck_h1, ck_h2, ck_n, ck_cov, ck_live_q[ck_w]);
             $fatal(1, "simty_core: membership invariant");
           end
