@@ -547,9 +547,11 @@ module simty_stage_mb #(
   // simty_membership's header and docs/core.md "Assertions").
   // At every commit: the paths X and Y the instruction leaves are
   // disjoint and within HCT1's mask (no thread is created or doubled).
-  // In every cycle, for each dispatched warp with no sorter work pending
-  // (no job, no settle, not the sorter's warp, no CCT push in flight),
-  // its paths HCT1, HCT2, CCT[0..n-1] satisfy (the bits of ck_why):
+  // For each dispatched warp with no sorter work pending (no job, no
+  // settle, not the sorter's warp, no CCT push in flight), in the first
+  // such cycle after anything that may change its paths (a dispatch, a
+  // commit, sorter work: ck_dirty_q; its paths hold still otherwise), its
+  // paths HCT1, HCT2, CCT[0..n-1] satisfy (the bits of ck_why):
   //   1 HCT1 valid has a non-empty mask;
   //   2 HCT1 empty means no path left (HCT2 empty, n = 0);
   //   3 HCT2 valid has a non-empty mask, disjoint from HCT1's;
@@ -574,7 +576,7 @@ module simty_stage_mb #(
   localparam integer KW = 8 + PCW;
   localparam [KW-1:0] KEY_FLIP = {8'd0, {PCW{1'b1}}};
   reg [LANES-1:0] ck_live_q [0:WARPS-1];
-  reg [WARPS-1:0] ck_seen_q;
+  reg [WARPS-1:0] ck_seen_q, ck_dirty_q;
   reg [LANES-1:0] ck_cov, ck_m;
   reg [PW-1:0]    ck_h1, ck_h2, ck_e, ck_prev;
   reg [NB-1:0]    ck_n;
@@ -582,19 +584,24 @@ module simty_stage_mb #(
   reg [9:1]       ck_why;     // the checks that failed
   integer         ck_w, ck_j;
   wire [WARP_BITS-1:0] ck_push_w = u_member.push_a_q[SB +: WARP_BITS];
-  wire [WARPS-1:0] ck_quiet;
+  wire [WARPS-1:0] ck_quiet, ck_event;
   genvar cw;
   generate
     for (cw = 0; cw < WARPS; cw = cw + 1) begin : gen_ck_quiet
-      assign ck_quiet[cw] = ck_seen_q[cw] && !blocked_o[cw] &&
-          !(u_member.st_q != 4'd0 && u_member.sw_q == cw[WARP_BITS-1:0]) &&
-          !(u_member.push_q && ck_push_w == cw[WARP_BITS-1:0]);
+      wire sorting = u_member.st_q != 4'd0 && u_member.sw_q == cw[WARP_BITS-1:0];
+      wire pushing = u_member.push_q && ck_push_w == cw[WARP_BITS-1:0];
+      assign ck_quiet[cw] = ck_seen_q[cw] && !blocked_o[cw] && !sorting && !pushing;
+      assign ck_event[cw] = (disp_go && dispatch_warp_i == cw[WARP_BITS-1:0]) ||
+                            (exec_ok && mb_warp_q == cw[WARP_BITS-1:0]) ||
+                            blocked_o[cw] || sorting || pushing;
     end
   endgenerate
   always @(posedge clk_i) begin
     if (rst_i) begin
-      ck_seen_q <= {WARPS{1'b0}};
+      ck_seen_q  <= {WARPS{1'b0}};
+      ck_dirty_q <= {WARPS{1'b0}};
     end else begin
+      ck_dirty_q <= (ck_dirty_q & ~ck_quiet) | ck_event;
       if (exec_ok && ((x_valid && y_valid && (x_mask & y_mask) != {LANES{1'b0}}) ||
                       (x_valid && (x_mask & ~mmask) != {LANES{1'b0}}) ||
                       (y_valid && (y_mask & ~mmask) != {LANES{1'b0}}))) begin
@@ -603,7 +610,7 @@ module simty_stage_mb #(
         $fatal(1, "simty_core: membership invariant");
       end
       for (ck_w = 0; ck_w < WARPS; ck_w = ck_w + 1) begin
-        if (ck_quiet[ck_w]) begin
+        if (ck_quiet[ck_w] && ck_dirty_q[ck_w]) begin
           ck_bad  = 1'b0;
           ck_why  = 9'd0;
           ck_h1   = u_member.u_hct1.mem_q[ck_w];
