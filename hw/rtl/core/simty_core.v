@@ -2,8 +2,13 @@
 // simty_core: the Simty SIMT core, top level. Ten-stage in-order pipeline:
 // fetch steering, fetch/predecode, instruction buffer, schedule, operand
 // collect 1 and 2 (with decode), execute, membership / branch / memory
-// arbiter, gather, write-back. See docs/core.md; interface per
-// docs/core.md ("Interface"). Reset is synchronous, active high.
+// arbiter, gather, write-back. This module only wires the stages and
+// units together: each stage's registers and control are in its module
+// (simty_fetch_steer, simty_fetch, simty_ibuf, simty_sched,
+// simty_stage_rr, simty_stage_ex, simty_stage_mb, simty_stage_wb), the
+// per-warp fetch and issue control in simty_ctrl (docs/core.md,
+// "Structure"). Interface per docs/core.md ("Interface"). Reset is
+// synchronous, active high.
 `default_nettype none
 
 module simty_core #(
@@ -94,7 +99,6 @@ module simty_core #(
 `include "simty_arch.vh"
 // verilator lint_on UNUSEDPARAM
   localparam integer LANE_BITS  = (LANES > 1) ? $clog2(LANES) : 1;
-  localparam integer LS         = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
   localparam integer EPOCH_BITS = 3;
   localparam integer RSB = (RAS_DEPTH > 1) ? $clog2(RAS_DEPTH) : 1;  // RAS pointer
   // pcs inside the core are word offsets into CODE, wide enough for the
@@ -112,30 +116,24 @@ module simty_core #(
   wire [31:0] disp_off = dispatch_pc_i - CODE_BASE;
 
   // ------------------------------------------------------------------
-  // Warp state
+  // Warp state (simty_ctrl), the fault stop and dispatch (simty_stage_mb)
   // ------------------------------------------------------------------
-  reg  [WARPS-1:0] busy_q, ended_q;
-  reg              fault_q;
+  wire [WARPS-1:0] busy_q;
+  wire             fault_q;
   wire [WARPS-1:0] blocked;
-  wire [WARPS-1:0] inflight;
   wire             disp_go;
 
   // ------------------------------------------------------------------
   // Stage 1-2: fetch steering, fetch / predecode
   // ------------------------------------------------------------------
-  // The membership stage's redirect of the warp in MB (redir_valid,
-  // redir_pc), registered: the _q copies flush that warp's instruction
-  // buffer entry, kill its fetch in stage 2 and restart its fetch steering
-  // (new pc, epoch bump) one cycle later. A wrong-path instruction that
-  // gets into the buffer or the pipeline meanwhile carries the old epoch
-  // and is validated in MB like any other (the HCT1 match, stale).
-  wire                  redir_valid;
-  wire [PCW-1:0]           redir_pc;
-  reg                   redir_q;
-  reg  [WARP_BITS-1:0]  redir_warp_q;
-  reg  [PCW-1:0]        redir_pc_q;
-  reg  [RSB-1:0]        redir_rsp_q;    // the warp's RAS pointer from here
-  reg  [WARP_BITS-1:0]  mb_warp;
+  // The membership stage's registered redirect of the warp that was in MB
+  // (simty_stage_mb): it flushes that warp's instruction buffer entries,
+  // kills its fetch in stage 2 and restarts its fetch steering.
+  wire                  redir_q;
+  wire [WARP_BITS-1:0]  redir_warp_q;
+  wire [PCW-1:0]        redir_pc_q;
+  wire [RSB-1:0]        redir_rsp_q;    // the warp's RAS pointer from here
+  wire [WARP_BITS-1:0]  mb_warp;
   wire                  fs_valid;
   wire [WARP_BITS-1:0]  fs_warp;
   wire [PCW-1:0]           fs_pc;
@@ -289,20 +287,18 @@ module simty_core #(
   wire [WARP_BITS-1:0] rr2_warp;
   wire [4:0]           rr2_rd;
   wire                 rr2_use2, rr2_wr;
-  reg                  ex_valid;
-  reg  [WARP_BITS-1:0] ex_warp;
-  reg                  ex_wr;
-  reg                  mb_valid, mb_wr;
-  reg  [4:0]           mb_rd;
-  reg                  ga_valid, ga_wr;
-  reg  [WARP_BITS-1:0] ga_warp;
-  reg  [4:0]           ga_rd;
-  reg  [4:0]           ex_rd;
-  wire [WARPS-1:0]     div_block;    // M: divide issue rule ("Divide")
-  wire [WARPS-1:0]     amo_block;    // A: atomic issue rule ("Atomics")
+  wire                 ex_valid;
+  wire [WARP_BITS-1:0] ex_warp;
+  wire                 ex_wr;
+  wire [4:0]           ex_rd;
+  wire                 mb_valid, mb_wr;
+  wire [4:0]           mb_rd;
+  wire [WARP_BITS-1:0] ga_warp;
+  wire [4:0]           ga_rd;
+  wire [LANES-1:0]     ga_mask;
+  wire                 ga_rf_we;
   wire                 disp_bubble;  // no issue: MB free for a dispatch
-  wire [WARPS-1:0]     sched_ready = busy_q & ~ended_q & ~blocked & ~div_block & ~amo_block &
-                                     {WARPS{!fault_q && !halt_i && !disp_bubble}};
+  wire [WARPS-1:0]     sched_ready;  // simty_ctrl
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
@@ -329,7 +325,7 @@ module simty_core #(
   );
 
   // ------------------------------------------------------------------
-  // Stage 5-6: operand collection (+ decode in RR2)
+  // Stage 5-6: operand collection, decode (simty_stage_rr)
   // ------------------------------------------------------------------
   wire                 wb_we;
   wire [WARP_BITS-1:0] wb_warp;
@@ -338,667 +334,372 @@ module simty_core #(
   wire [32*LANES-1:0]  wb_data;
   wire [32*LANES-1:0]  ga_val;
   wire [32*LANES-1:0]  rr2_op1, ex_op2;
-  reg                  ex_use2;
+  wire                 ex_use2;
+  wire [31:0]          rr2_base_tid;
+  wire [3:0]           d_alu_op;
+  wire                 d_b_imm, d_lane, d_link;
+  wire [31:0]          d_uimm;
+  wire                 d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
+  wire [1:0]           d_size;
+  wire                 d_ecall, d_ebreak, d_illegal, d_call, d_ret;
+  wire                 d_mul, d_div, d_instret, d_cnt_hi;
+  wire                 d_amo;
+  wire [3:0]           d_amo_op;
 
-  simty_operand #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_operand (
-    .clk_i        (clk_i),
-    .rst_i        (rst_i),
-    .issue_i      (issue),
-    .issue_warp_i (issue_warp),
-    .issue_rs1_i  (ib_rs1[issue_warp*5 +: 5]),
-    .issue_rs2_i  (ib_rs2[issue_warp*5 +: 5]),
-    .issue_rd_i   (ib_rd[issue_warp*5 +: 5]),
-    .issue_use1_i (ib_use1[issue_warp]),
-    .issue_use2_i (ib_use2[issue_warp]),
-    .issue_wr_i   (ib_wr[issue_warp]),
-    .rr1_valid_o  (rr1_valid),
-    .rr1_warp_o   (rr1_warp),
-    .rr1_use2_o   (rr1_use2),
-    .rr2_valid_o  (rr2_valid),
-    .rr2_warp_o   (rr2_warp),
-    .rr2_rd_o     (rr2_rd),
-    .rr2_use2_o   (rr2_use2),
-    .rr2_wr_o     (rr2_wr),
-    .rr2_op1_o    (rr2_op1),
-    .ex_warp_i    (ex_warp),
-    .ex_use2_i    (ex_use2),
-    .ex_op2_o     (ex_op2),
-    .rf_we_i      ((ga_valid || ga_dv) && ga_wr),
-    .rf_warp_i    (ga_warp),
-    .rf_rd_i      (ga_rd),
-    .rf_mask_i    (ga_mask),
-    .rf_data_i    (ga_val),
-    .wb_we_i      (wb_we),
-    .wb_warp_i    (wb_warp),
-    .wb_rd_i      (wb_rd),
-    .wb_mask_i    (wb_mask),
-    .wb_data_i    (wb_data)
+  simty_stage_rr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .PCW(PCW),
+                   .CODE_BASE(CODE_BASE), .SMALL_TABLES(SMALL_TABLES), .EXT_M(EXT_M),
+                   .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR)) u_rr (
+    .clk_i           (clk_i),
+    .rst_i           (rst_i),
+    .issue_i         (issue),
+    .issue_warp_i    (issue_warp),
+    .issue_rs1_i     (ib_rs1[issue_warp*5 +: 5]),
+    .issue_rs2_i     (ib_rs2[issue_warp*5 +: 5]),
+    .issue_rd_i      (ib_rd[issue_warp*5 +: 5]),
+    .issue_use1_i    (ib_use1[issue_warp]),
+    .issue_use2_i    (ib_use2[issue_warp]),
+    .issue_wr_i      (ib_wr[issue_warp]),
+    .rr1_valid_o     (rr1_valid),
+    .rr1_warp_o      (rr1_warp),
+    .rr1_use2_o      (rr1_use2),
+    .rr2_valid_o     (rr2_valid),
+    .rr2_warp_o      (rr2_warp),
+    .rr2_rd_o        (rr2_rd),
+    .rr2_use2_o      (rr2_use2),
+    .rr2_wr_o        (rr2_wr),
+    .rr2_op1_o       (rr2_op1),
+    .rr2_base_tid_o  (rr2_base_tid),
+    .rr2_pc_i        (rr2_pc),
+    .rr2_word_i      (rr2_word),
+    .d_alu_op_o      (d_alu_op),
+    .d_b_imm_o       (d_b_imm),
+    .d_lane_o        (d_lane),
+    .d_uimm_o        (d_uimm),
+    .d_link_o        (d_link),
+    .d_branch_o      (d_branch),
+    .d_jal_o         (d_jal),
+    .d_jalr_o        (d_jalr),
+    .d_load_o        (d_load),
+    .d_store_o       (d_store),
+    .d_uns_o         (d_uns),
+    .d_size_o        (d_size),
+    .d_ecall_o       (d_ecall),
+    .d_ebreak_o      (d_ebreak),
+    .d_illegal_o     (d_illegal),
+    .d_call_o        (d_call),
+    .d_ret_o         (d_ret),
+    .d_mul_o         (d_mul),
+    .d_div_o         (d_div),
+    .d_instret_o     (d_instret),
+    .d_cnt_hi_o      (d_cnt_hi),
+    .d_amo_o         (d_amo),
+    .d_amo_op_o      (d_amo_op),
+    .ex_warp_i       (ex_warp),
+    .ex_use2_i       (ex_use2),
+    .ex_op2_o        (ex_op2),
+    .rf_we_i         (ga_rf_we),
+    .rf_warp_i       (ga_warp),
+    .rf_rd_i         (ga_rd),
+    .rf_mask_i       (ga_mask),
+    .rf_data_i       (ga_val),
+    .wb_we_i         (wb_we),
+    .wb_warp_i       (wb_warp),
+    .wb_rd_i         (wb_rd),
+    .wb_mask_i       (wb_mask),
+    .wb_data_i       (wb_data),
+    .disp_go_i       (disp_go),
+    .disp_warp_i     (dispatch_warp_i),
+    .disp_base_tid_i (dispatch_base_tid_i),
+    .nthreads_i      (launch_nthreads_i),
+    .args_i          (launch_args_i),
+    .stack_top_i     (launch_stack_top_i),
+    .stack_log2_i    (launch_stack_log2_i),
+    .ctr_clear_i     (ctr_clear_i),
+    .busy_i          (|busy_q)
   );
-
-  wire [3:0]  d_alu_op;
-  wire        d_a_pc, d_b_imm;
-  wire [31:0] d_imm;
-  wire [1:0]  d_res_sel;
-  wire [2:0]  d_csr_sel;
-  wire        d_branch, d_jal, d_jalr, d_load, d_store, d_uns;
-  wire [1:0]  d_size;
-  wire        d_ecall, d_ebreak, d_illegal, d_call, d_ret;
-  wire        d_mul, d_div, d_cnt, d_instret, d_cnt_time, d_cnt_hi;
-  wire        d_amo;
-  wire [3:0]  d_amo_op;
-
-  simty_decode #(.EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR)) u_decode (
-    .word_i    (rr2_word),
-    .alu_op_o  (d_alu_op),
-    .a_pc_o    (d_a_pc),
-    .b_imm_o   (d_b_imm),
-    .imm_o     (d_imm),
-    .res_sel_o (d_res_sel),
-    .csr_sel_o (d_csr_sel),
-    .branch_o  (d_branch),
-    .jal_o     (d_jal),
-    .jalr_o    (d_jalr),
-    .load_o    (d_load),
-    .store_o   (d_store),
-    .size_o    (d_size),
-    .uns_o     (d_uns),
-    .ecall_o   (d_ecall),
-    .ebreak_o  (d_ebreak),
-    .illegal_o (d_illegal),
-    .call_o    (d_call),
-    .ret_o     (d_ret),
-    .mul_o     (d_mul),
-    .div_o     (d_div),
-    .cnt_o     (d_cnt),
-    .instret_o (d_instret),
-    .cnt_time_o(d_cnt_time),
-    .cnt_hi_o  (d_cnt_hi),
-    .amo_o     (d_amo),
-    .amo_op_o  (d_amo_op)
-  );
-
-  // Base logical thread id of each warp's block, read in RR1 for RR2 (the
-  // CSR value is selected there). A warp is written only at dispatch,
-  // while it has nothing in flight, so a same-cycle read of it is never
-  // used (SAME_CYCLE 0). The base is a multiple of LANES (interface rule):
-  // its low bits are not stored, so lane l's id is base | l.
-  localparam [31:0] LANE_LOW = LANES - 1;
-  wire [31:0] rr2_base_tid;
-  simty_ram_1r1w #(.WIDTH(32), .DEPTH(WARPS), .ABITS(WARP_BITS),
-                   .BLOCK(SMALL_TABLES), .SAME_CYCLE(0)) u_base_tid (
-    .clk_i   (clk_i),
-    .re_i    (1'b1),
-    .raddr_i (rr1_warp),
-    .rdata_o (rr2_base_tid),
-    .we_i    (disp_go),
-    .waddr_i (dispatch_warp_i),
-    .wdata_i (dispatch_base_tid_i & ~LANE_LOW)
-  );
-`ifndef SYNTHESIS
-  always @(posedge clk_i)
-    if (disp_go && (dispatch_base_tid_i & LANE_LOW) != 32'd0) begin
-      $display("simty_core: dispatch_base_tid_i 0x%08x is not a multiple of LANES",
-               dispatch_base_tid_i);
-      $finish;
-    end
-`endif
-
-  // The uniform operand of the instruction, selected in RR2: the decoded
-  // immediate, or for auipc pc + immediate (uniform, so one adder instead
-  // of a pc input on every lane's ALU), or for a CSR read the CSR's value
-  // (lane 0's, see simty_csr). The ALU then adds it to x0 (operand 1 of
-  // auipc and of the CSR forms is never a register), so neither needs a
-  // path of its own through the lanes.
-  wire [31:0] csr_val;
-  wire        csr_lane;
-  simty_csr #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS)) u_csr (
-    .sel_i        (d_csr_sel),
-    .warp_i       (rr2_warp),
-    .base_tid_i   (rr2_base_tid),
-    .nthreads_i   (launch_nthreads_i),
-    .args_i       (launch_args_i),
-    .stack_top_i  (launch_stack_top_i),
-    .stack_log2_i (launch_stack_log2_i),
-    .value_o      (csr_val),
-    .lane_o       (csr_lane)
-  );
-  wire        d_csr    = d_res_sel == 2'd2;
-  wire [31:0] rr2_pcf  = `SIMTY_FULL_PC(rr2_pc);
-  wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
-  wire [31:0] cnt_val;                  // Zicntr cycle / time, see below
-  wire [31:0] d_uimm   = d_csr  ? (d_cnt ? cnt_val : csr_val) :
-                         d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
-
-  // Zicntr's uniform counters, read in RR2 like the other CSRs (two cycles
-  // after issue): cycle counts the cycles in which a warp is busy since the
-  // counters were last cleared (the `cycles` counter, cleared at each
-  // launch); time counts every cycle since reset.
-  generate
-    if (EXT_ZICNTR != 0) begin : gen_cnt
-      reg  [63:0] cycle_q, time_q;
-      always @(posedge clk_i) begin
-        if (rst_i) time_q <= 64'd0;
-        else time_q <= time_q + 64'd1;
-        if (rst_i || ctr_clear_i) cycle_q <= 64'd0;
-        else if (|busy_q) cycle_q <= cycle_q + 64'd1;
-      end
-      wire [63:0] src = d_cnt_time ? time_q : cycle_q;
-      assign cnt_val = d_cnt_hi ? src[63:32] : src[31:0];
-    end else begin : gen_no_cnt
-      assign cnt_val = 32'd0;
-      wire unused_cnt = &{1'b0, d_cnt_time, d_cnt_hi};
-    end
-  endgenerate
 
   // ------------------------------------------------------------------
-  // Stage 7: execute
+  // Stage 7: execute (simty_stage_ex)
   // ------------------------------------------------------------------
-  reg  [PCW-1:0]           ex_pc;
-  reg  [2:0]            ex_f3;
-  reg                   ex_oor;
-  reg  [EPOCH_BITS-1:0] ex_epoch;
-  reg  [PCW-1:0]        ex_pnext;
-  reg  [RSB-1:0]        ex_rsp;
-  reg  [3:0]            ex_alu_op;
-  reg                   ex_b_imm, ex_lane;
-  reg  [31:0]           ex_imm, ex_base_tid;
-  reg                   ex_link;      // jal/jalr: rd = pc + 4
-  reg                   ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
-  reg  [1:0]            ex_size;
-  reg                   ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
-  reg                   ex_mul, ex_div, ex_instret, ex_cnt_hi;
-  reg                   ex_amo, ex_amoc;  // A: an atomic; AMO opcode (legal or not)
-  reg  [3:0]            ex_amo_op;
-  reg  [32*LANES-1:0]   ex_op1;
-
-  always @(posedge clk_i) begin
-    if (rst_i) ex_valid <= 1'b0;
-    else ex_valid <= rr2_valid;
-    ex_warp    <= rr2_warp;
-    ex_pc      <= rr2_pc;
-    ex_f3      <= rr2_word[14:12];
-    ex_oor     <= rr2_oor;
-    ex_epoch   <= rr2_epoch;
-    ex_pnext   <= rr2_pnext;
-    ex_rsp     <= rr2_rsp;
-    ex_use2    <= rr2_use2;
-    ex_rd      <= rr2_rd;
-    ex_wr      <= rr2_wr;
-    ex_alu_op  <= d_alu_op;
-    ex_b_imm   <= d_b_imm;
-    ex_lane    <= d_csr && csr_lane;
-    ex_imm     <= d_uimm;
-    ex_base_tid <= rr2_base_tid;
-    ex_link    <= d_res_sel == 2'd1;
-    ex_branch  <= d_branch;
-    ex_jal     <= d_jal;
-    ex_jalr    <= d_jalr;
-    ex_load    <= d_load;
-    ex_store   <= d_store;
-    ex_size    <= d_size;
-    ex_uns     <= d_uns;
-    ex_ecall   <= d_ecall;
-    ex_ebreak  <= d_ebreak;
-    ex_illegal <= d_illegal;
-    ex_call    <= d_call;
-    ex_ret     <= d_ret;
-    ex_mul     <= d_mul;
-    ex_div     <= d_div;
-    ex_instret <= d_instret;
-    ex_cnt_hi  <= d_cnt_hi;
-    ex_amo     <= d_amo;
-    ex_amoc    <= EXT_A != 0 && rr2_word[6:0] == 7'b0101111;
-    ex_amo_op  <= d_amo_op;
-    ex_op1     <= rr2_op1;
-  end
-
-
-  wire [32*LANES-1:0] ex_res;
-  wire [32*LANES-1:0] ex_addr;          // memory address adders
-  wire [32*LANES-1:0] mb_mul_res;       // M: the multiply result, in MB
-  wire [LANES-1:0]    ex_eq, ex_lt, ex_ltu;
-  genvar l;
-  generate
-    for (l = 0; l < LANES; l = l + 1) begin : gen_lane
-      localparam [31:0] LID = l;
-      wire [31:0] a = ex_op1[32*l +: 32];
-      wire [31:0] b = ex_b_imm ? (ex_lane ? ex_imm | LID : ex_imm) : ex_op2[32*l +: 32];
-      wire [31:0] r;
-      simty_alu u_alu (
-        .op_i  (ex_alu_op),
-        .a_i   (a),
-        .b_i   (b),
-        .res_o (r),
-        .eq_o  (ex_eq[l]),
-        .lt_o  (ex_lt[l]),
-        .ltu_o (ex_ltu[l])
-      );
-      assign ex_res[32*l +: 32] = r;
-      // The memory address (loads, stores, atomics: rs1 + immediate, the
-      // immediate 0 for an atomic) from an adder of its own on the
-      // registered operand, so that simty_mem_pre's checks do not wait
-      // for the ALU's operand select and result multiplexer. The ALU
-      // computes the same sum (ADD, immediate operand), which MB keeps in
-      // mb_res for the arbiter's offsets and fault address.
-      assign ex_addr[32*l +: 32] = a + ex_imm;
-      // M: multiply, partial products in EX, their sum in MB (simty_mul).
-      // The operands are the registers (R-type), not the ALU's b input.
-      if (EXT_M != 0) begin : gen_mul
-        simty_mul u_mul (
-          .clk_i (clk_i),
-          .en_i  (ex_mul),
-          .a_i   (a),
-          .b_i   (ex_op2[32*l +: 32]),
-          .f3_i  (ex_f3[1:0]),
-          .res_o (mb_mul_res[32*l +: 32])
-        );
-      end else begin : gen_no_mul
-        assign mb_mul_res[32*l +: 32] = 32'd0;
-      end
-    end
-  endgenerate
-
-`ifndef SYNTHESIS
-  // The address adders and the ALUs agree on every memory instruction
-  // (MB's mb_res, from the ALU, is the same address).
-  always @(posedge clk_i)
-    if (ex_valid && (ex_load || ex_store || ex_amo) && ex_addr != ex_res) begin
-      $display("simty_core: memory address adder and ALU disagree at pc 0x%08x",
-               `SIMTY_FULL_PC(ex_pc));
-      $finish;
-    end
-`endif
-
-  // The memory arbiter's per-lane checks and lane-pair line compares, on
-  // the memory address adders' sums; registered into MB.
+  wire [PCW-1:0]        ex_pc;
+  wire [2:0]            ex_f3;
+  wire                  ex_oor;
+  wire [EPOCH_BITS-1:0] ex_epoch;
+  wire [PCW-1:0]        ex_pnext;
+  wire [RSB-1:0]        ex_rsp;
+  wire [31:0]           ex_imm, ex_base_tid;
+  wire                  ex_link;
+  wire                  ex_branch, ex_jal, ex_jalr, ex_load, ex_store, ex_uns;
+  wire [1:0]            ex_size;
+  wire                  ex_ecall, ex_ebreak, ex_illegal, ex_call, ex_ret;
+  wire                  ex_mul, ex_div, ex_instret, ex_cnt_hi;
+  wire                  ex_amo, ex_amoc;
+  wire [3:0]            ex_amo_op;
+  wire [32*LANES-1:0]   ex_op1;
+  wire [32*LANES-1:0]   ex_res;
+  wire [32*LANES-1:0]   mb_mul_res;       // M: the multiply result, in MB
+  wire [LANES-1:0]      ex_eq, ex_lt, ex_ltu;
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
-  simty_mem_pre #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                  .DATA_SIZE(DATA_SIZE)) u_mem_pre (
-    .clk_i        (clk_i),
-    .stack_log2_i (launch_stack_log2_i),
-    .warp_i       (ex_warp),
-    .store_i      (ex_store),
-    .size_i       (ex_size),
-    .addr_i       (ex_addr),
-    .mis_o        (ex_mis),
-    .bad_o        (ex_bad),
-    .ovf_o        (ex_ovf),
-    .stk_o        (ex_stk),
-    .con_o        (ex_con),
-    .same_o       (ex_same),
-    .pline_o      (ex_pline)
+
+  simty_stage_ex #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .PCW(PCW),
+                   .EPOCH_BITS(EPOCH_BITS), .RSB(RSB), .CODE_BASE(CODE_BASE),
+                   .DATA_SIZE(DATA_SIZE), .EXT_M(EXT_M), .EXT_A(EXT_A)) u_ex (
+    .clk_i          (clk_i),
+    .rst_i          (rst_i),
+    .stack_log2_i   (launch_stack_log2_i),
+    .rr2_valid_i    (rr2_valid),
+    .rr2_warp_i     (rr2_warp),
+    .rr2_pc_i       (rr2_pc),
+    .rr2_f3_i       (rr2_word[14:12]),
+    .rr2_opcode_i   (rr2_word[6:0]),
+    .rr2_oor_i      (rr2_oor),
+    .rr2_epoch_i    (rr2_epoch),
+    .rr2_pnext_i    (rr2_pnext),
+    .rr2_rsp_i      (rr2_rsp),
+    .rr2_use2_i     (rr2_use2),
+    .rr2_rd_i       (rr2_rd),
+    .rr2_wr_i       (rr2_wr),
+    .rr2_op1_i      (rr2_op1),
+    .rr2_base_tid_i (rr2_base_tid),
+    .d_alu_op_i     (d_alu_op),
+    .d_b_imm_i      (d_b_imm),
+    .d_lane_i       (d_lane),
+    .d_uimm_i       (d_uimm),
+    .d_link_i       (d_link),
+    .d_branch_i     (d_branch),
+    .d_jal_i        (d_jal),
+    .d_jalr_i       (d_jalr),
+    .d_load_i       (d_load),
+    .d_store_i      (d_store),
+    .d_uns_i        (d_uns),
+    .d_size_i       (d_size),
+    .d_ecall_i      (d_ecall),
+    .d_ebreak_i     (d_ebreak),
+    .d_illegal_i    (d_illegal),
+    .d_call_i       (d_call),
+    .d_ret_i        (d_ret),
+    .d_mul_i        (d_mul),
+    .d_div_i        (d_div),
+    .d_instret_i    (d_instret),
+    .d_cnt_hi_i     (d_cnt_hi),
+    .d_amo_i        (d_amo),
+    .d_amo_op_i     (d_amo_op),
+    .ex_op2_i       (ex_op2),
+    .ex_valid_q     (ex_valid),
+    .ex_warp_q      (ex_warp),
+    .ex_pc_q        (ex_pc),
+    .ex_f3_q        (ex_f3),
+    .ex_oor_q       (ex_oor),
+    .ex_epoch_q     (ex_epoch),
+    .ex_pnext_q     (ex_pnext),
+    .ex_rsp_q       (ex_rsp),
+    .ex_use2_q      (ex_use2),
+    .ex_rd_q        (ex_rd),
+    .ex_wr_q        (ex_wr),
+    .ex_imm_q       (ex_imm),
+    .ex_base_tid_q  (ex_base_tid),
+    .ex_link_q      (ex_link),
+    .ex_branch_q    (ex_branch),
+    .ex_jal_q       (ex_jal),
+    .ex_jalr_q      (ex_jalr),
+    .ex_load_q      (ex_load),
+    .ex_store_q     (ex_store),
+    .ex_uns_q       (ex_uns),
+    .ex_size_q      (ex_size),
+    .ex_ecall_q     (ex_ecall),
+    .ex_ebreak_q    (ex_ebreak),
+    .ex_illegal_q   (ex_illegal),
+    .ex_call_q      (ex_call),
+    .ex_ret_q       (ex_ret),
+    .ex_mul_q       (ex_mul),
+    .ex_div_q       (ex_div),
+    .ex_instret_q   (ex_instret),
+    .ex_cnt_hi_q    (ex_cnt_hi),
+    .ex_amo_q       (ex_amo),
+    .ex_amoc_q      (ex_amoc),
+    .ex_amo_op_q    (ex_amo_op),
+    .ex_op1_q       (ex_op1),
+    .ex_res_o       (ex_res),
+    .ex_eq_o        (ex_eq),
+    .ex_lt_o        (ex_lt),
+    .ex_ltu_o       (ex_ltu),
+    .mb_mul_res_o   (mb_mul_res),
+    .ex_mis_o       (ex_mis),
+    .ex_bad_o       (ex_bad),
+    .ex_con_o       (ex_con),
+    .ex_ovf_o       (ex_ovf),
+    .ex_stk_o       (ex_stk),
+    .ex_same_o      (ex_same),
+    .ex_pline_o     (ex_pline)
   );
 
   // ------------------------------------------------------------------
-  // Stage 8: membership, branch unit, memory arbiter / coalescer
+  // Stage 8: membership, branch unit, memory arbiter; the commit, fault
+  // and redirect decision (simty_stage_mb)
   // ------------------------------------------------------------------
-  reg  [LANES-1:0]       mb_mis, mb_bad, mb_con, mb_ovf, mb_stk;
-  reg  [32*LANES-1:0]    mb_pline;
-  reg  [LANES*LANES-1:0] mb_same;
-  reg  [PCW-1:0]           mb_pc;
-  reg                   mb_oor;
-  reg  [EPOCH_BITS-1:0] mb_epoch;
-  reg  [PCW-1:0]        mb_pnext;
-  reg  [RSB-1:0]        mb_rsp;
-  reg                   mb_branch, mb_jal, mb_jalr, mb_load, mb_store, mb_uns;
-  reg  [1:0]            mb_size;
-  reg                   mb_ecall, mb_ebreak, mb_illegal, mb_call, mb_ret, mb_link;
-  reg                   mb_mul, mb_div, mb_instret, mb_cnt_hi;
-  reg                   mb_amo, mb_amoc;
-  reg  [3:0]            mb_amo_op;
-  reg  [2:0]            mb_f3;
-  reg  [31:0]           mb_rel;     // branch / jal target, offset into CODE
-  reg  [32*LANES-1:0]   mb_res, mb_b;
-  reg  [LANES-1:0]      mb_eq, mb_lt, mb_ltu;
-  reg  [31:0]           mb_base_tid;
-
-  always @(posedge clk_i) begin
-    if (rst_i) mb_valid <= 1'b0;
-    else mb_valid <= ex_valid;
-    mb_warp     <= ex_warp;
-    mb_pc       <= ex_pc;
-    mb_oor      <= ex_oor;
-    mb_epoch    <= ex_epoch;
-    mb_pnext    <= ex_pnext;
-    mb_rsp      <= ex_rsp;
-    mb_rd       <= ex_rd;
-    mb_wr       <= ex_wr;
-    mb_branch   <= ex_branch;
-    mb_jal      <= ex_jal;
-    mb_jalr     <= ex_jalr;
-    mb_load     <= ex_load;
-    mb_store    <= ex_store;
-    mb_size     <= ex_size;
-    mb_uns      <= ex_uns;
-    mb_ecall    <= ex_ecall;
-    mb_ebreak   <= ex_ebreak;
-    mb_illegal  <= ex_illegal;
-    mb_call     <= ex_call;
-    mb_ret      <= ex_ret;
-    mb_link     <= ex_link;
-    mb_mul      <= ex_mul;
-    mb_div      <= ex_div;
-    mb_instret  <= ex_instret;
-    mb_cnt_hi   <= ex_cnt_hi;
-    mb_amo      <= ex_amo;
-    mb_amoc     <= ex_amoc;
-    mb_amo_op   <= ex_amo_op;
-    mb_f3       <= ex_f3;
-    // computed in EX: the register then takes the adder's output (a LUT)
-    // and packs with it, where a copy of the immediate would not
-    mb_rel      <= ({{(32-PCW){1'b0}}, ex_pc} << 2) + ex_imm;
-    mb_res      <= ex_res;
-    mb_b        <= ex_op2;
-    mb_eq       <= ex_eq;
-    mb_lt       <= ex_lt;
-    mb_ltu      <= ex_ltu;
-    mb_base_tid <= ex_base_tid;
-    mb_mis      <= ex_mis;
-    mb_bad      <= ex_bad;
-    mb_con      <= ex_con;
-    mb_same     <= ex_same;
-    mb_ovf      <= ex_ovf;
-    mb_stk      <= ex_stk;
-    mb_pline    <= ex_pline;
-  end
-
-  wire [PCW-1:0]   mb_pc4 = mb_pc + 1'b1;
-  wire [31:0]      mb_link_val = `SIMTY_FULL_PC(mb_pc4);
-  wire             match, lost;
-  wire             live;         // matched HCT1, no fault yet
-  wire [LANES-1:0] mmask;
-  wire [7:0]       mdepth;
-  reg  [LANE_BITS-1:0] leader;
-  integer i;
-  always @* begin
-    leader = {LANE_BITS{1'b0}};
-    for (i = LANES - 1; i >= 0; i = i - 1)
-      if (mmask[i]) leader = i[LANE_BITS-1:0];
-  end
-
-  wire                 mem_fault;
-  wire [3:0]           mem_cause;
-  wire [LANE_BITS-1:0] mem_flane;
-  wire [31:0]          mem_faddr;
-  wire [LANES-1:0]     served;
-  wire                 is_console;
-  wire                 mem_en;
-  // A: an atomic is a memory instruction, checked and read like a load
-  // (its write comes later, from simty_amo)
-  wire                 mb_mem = mb_load || mb_store || mb_amo;
-  wire                 am_busy;      // A: the atomic unit owns DATA
-  wire [3:0]           mem_cause0;
+  wire [PCW-1:0]       mb_pc;
+  wire                 mb_load, mb_uns;
+  wire [1:0]           mb_size;
+  wire                 mb_link, mb_mul, mb_div, mb_instret, mb_cnt_hi;
+  wire                 mb_amo, mb_amoc;
+  wire [3:0]           mb_amo_op;
+  wire [32*LANES-1:0]  mb_res, mb_b;
+  wire [LANES-1:0]     mb_stk;
+  wire [31:0]          mb_link_val;
   wire                 exec_ok;      // commits this cycle
-
-  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_mem (
-    // Not exec_ok: for a load or store the only other reasons not to
-    // execute (fetch out of range, illegal) already clear load_i/store_i
-    // and a console store never enables dmem, so `live && !lost` gives
-    // the same enable without the jump-target and fault logic on the
-    // path into the data RAMs (the ULX3S critical path ran through it).
-    .valid_i       (live && !lost && !am_busy),
-    .mask_i        (mmask),
-    .leader_i      (leader),
-    .load_i        ((mb_load || mb_amo) && !mb_illegal && !mb_oor),
-    .store_i       (mb_store && !mb_illegal && !mb_oor),
-    .size_i        (mb_size),
-    .addr_i        (mb_res),
-    .sdata_i       (mb_b),
-    .mis_i         (mb_mis),
-    .bad_i         (mb_bad),
-    .con_i         (mb_con),
-    .same_i        (mb_same),
-    .ovf_i         (mb_ovf),
-    .stk_i         (mb_stk),
-    .pline_i       (mb_pline),
-    .fault_o       (mem_fault),
-    .fault_cause_o (mem_cause0),
-    .fault_lane_o  (mem_flane),
-    .fault_addr_o  (mem_faddr),
-    .served_o      (served),
-    .console_o     (is_console),
-    .dmem_en_o     (mem_en),
-    .dmem_addr_o   (mem_addr),
-    .dmem_be_o     (mem_be),
-    .dmem_wdata_o  (mem_wdata)
-  );
-  // A: sc.w and the AMOs fault as stores (lr.w as a load); simty_mem
-  // checked them as loads (CONSOLE out of range).
-  assign mem_cause = !(mb_amo && mb_amo_op != 4'd0) ? mem_cause0 :
-                     mem_cause0 == SIMTY_FAULT_MISALIGNED_LOAD ? SIMTY_FAULT_MISALIGNED_STORE :
-                     mem_cause0 == SIMTY_FAULT_LOAD_OUT_OF_RANGE ? SIMTY_FAULT_STORE_OUT_OF_RANGE :
-                     mem_cause0;
-  // The DATA port: the atomic unit's write (am_we, while am_busy holds
-  // every memory instruction in MB), else MB's access.
+  wire [LANES-1:0]     retire_mask, served;
   wire [31:0]          mem_addr;
-  wire [4*LANES-1:0]   mem_be;
-  wire [32*LANES-1:0]  mem_wdata;
+  wire                 ended_now, sorter_busy;
+  wire [LANE_BITS:0]   ev_threads, ev_requests, ev_peak;
+  wire                 ev_divergent, ev_smerge, ev_replay_mem, ev_replay_ind, ev_mem;
+  wire                 ev_peak_valid;
+  wire [1:0]           ev_merges;
+  wire                 am_busy;      // A: the atomic unit owns DATA
   wire                 am_we;
   wire [31:0]          am_addr;
   wire [4*LANES-1:0]   am_be;
   wire [32*LANES-1:0]  am_wdata;
-  assign dmem_en_o    = mem_en || am_we;
-  assign dmem_addr_o  = am_we ? am_addr : mem_addr;
-  assign dmem_be_o    = am_we ? am_be : mem_be;
-  assign dmem_wdata_o = am_we ? am_wdata : mem_wdata;
-  assign dmem_busy_o = (mb_valid && mb_mem) || am_we;
+  wire                 fill_q;
+  wire [PCW-1:0]       foff_q;
 
-  wire                 x_valid, y_valid;
-  wire [PCW-1:0]          x_pc, y_pc;
-  wire [7:0]           x_depth, y_depth;
-  wire [LANES-1:0]     x_mask, y_mask, retire_mask;
-  wire                 br_fault;
-  wire [3:0]           br_cause;
-  wire [LANE_BITS-1:0] br_flane;
-  wire [31:0]          br_faddr, br_fpc;
-  wire                 divergent, replay_ind, replay_mem;
-
-  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
-                 .PCW(PCW)) u_branch (
-    .mask_i        (mmask),
-    .leader_i      (leader),
-    .pc_i          (mb_pc),
-    .pc_full_i     (`SIMTY_FULL_PC(mb_pc)),
-    .pc4_i         (mb_pc4),
-    .depth_i       (mdepth),
-    .oor_i         (mb_oor),
-    .branch_i      (mb_branch),
-    .br_f3_i       (mb_f3),
-    .jal_i         (mb_jal),
-    .jalr_i        (mb_jalr),
-    .mem_i         (mb_mem),
-    .ecall_i       (mb_ecall),
-    .ebreak_i      (mb_ebreak),
-    .illegal_i     (mb_illegal),
-    .call_i        (mb_call),
-    .ret_i         (mb_ret),
-    .rel_i         (mb_rel),
-    .eq_i          (mb_eq),
-    .lt_i          (mb_lt),
-    .ltu_i         (mb_ltu),
-    .res_i         (mb_res),
-    .served_i      (served),
-    .x_valid_o     (x_valid),
-    .x_pc_o        (x_pc),
-    .x_depth_o     (x_depth),
-    .x_mask_o      (x_mask),
-    .y_valid_o     (y_valid),
-    .y_pc_o        (y_pc),
-    .y_depth_o     (y_depth),
-    .y_mask_o      (y_mask),
-    .retire_o      (retire_mask),
-    .fault_o       (br_fault),
-    .fault_cause_o (br_cause),
-    .fault_lane_o  (br_flane),
-    .fault_addr_o  (br_faddr),
-    .fault_pc_o    (br_fpc),
-    .divergent_o   (divergent),
-    .replay_ind_o  (replay_ind),
-    .replay_mem_o  (replay_mem)
+  simty_stage_mb #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+                   .LANE_BITS(LANE_BITS), .PCW(PCW), .EPOCH_BITS(EPOCH_BITS), .RSB(RSB),
+                   .RAS_DEPTH(RAS_DEPTH), .CODE_SIZE(CODE_SIZE),
+                   .HOT_LUTRAM(HOT_LUTRAM)) u_mb (
+    .clk_i            (clk_i),
+    .rst_i            (rst_i),
+    .ex_valid_i       (ex_valid),
+    .ex_warp_i        (ex_warp),
+    .ex_pc_i          (ex_pc),
+    .ex_f3_i          (ex_f3),
+    .ex_oor_i         (ex_oor),
+    .ex_epoch_i       (ex_epoch),
+    .ex_pnext_i       (ex_pnext),
+    .ex_rsp_i         (ex_rsp),
+    .ex_rd_i          (ex_rd),
+    .ex_wr_i          (ex_wr),
+    .ex_imm_i         (ex_imm),
+    .ex_base_tid_i    (ex_base_tid),
+    .ex_link_i        (ex_link),
+    .ex_branch_i      (ex_branch),
+    .ex_jal_i         (ex_jal),
+    .ex_jalr_i        (ex_jalr),
+    .ex_load_i        (ex_load),
+    .ex_store_i       (ex_store),
+    .ex_uns_i         (ex_uns),
+    .ex_size_i        (ex_size),
+    .ex_ecall_i       (ex_ecall),
+    .ex_ebreak_i      (ex_ebreak),
+    .ex_illegal_i     (ex_illegal),
+    .ex_call_i        (ex_call),
+    .ex_ret_i         (ex_ret),
+    .ex_mul_i         (ex_mul),
+    .ex_div_i         (ex_div),
+    .ex_instret_i     (ex_instret),
+    .ex_cnt_hi_i      (ex_cnt_hi),
+    .ex_amo_i         (ex_amo),
+    .ex_amoc_i        (ex_amoc),
+    .ex_amo_op_i      (ex_amo_op),
+    .ex_res_i         (ex_res),
+    .ex_op2_i         (ex_op2),
+    .ex_eq_i          (ex_eq),
+    .ex_lt_i          (ex_lt),
+    .ex_ltu_i         (ex_ltu),
+    .ex_mis_i         (ex_mis),
+    .ex_bad_i         (ex_bad),
+    .ex_con_i         (ex_con),
+    .ex_ovf_i         (ex_ovf),
+    .ex_stk_i         (ex_stk),
+    .ex_same_i        (ex_same),
+    .ex_pline_i       (ex_pline),
+    .epochs_i         (epochs),
+    .mb_valid_q       (mb_valid),
+    .mb_warp_q        (mb_warp),
+    .mb_pc_q          (mb_pc),
+    .mb_rd_q          (mb_rd),
+    .mb_wr_q          (mb_wr),
+    .mb_load_q        (mb_load),
+    .mb_uns_q         (mb_uns),
+    .mb_size_q        (mb_size),
+    .mb_link_q        (mb_link),
+    .mb_mul_q         (mb_mul),
+    .mb_div_q         (mb_div),
+    .mb_instret_q     (mb_instret),
+    .mb_cnt_hi_q      (mb_cnt_hi),
+    .mb_amo_q         (mb_amo),
+    .mb_amoc_q        (mb_amoc),
+    .mb_amo_op_q      (mb_amo_op),
+    .mb_res_q         (mb_res),
+    .mb_b_q           (mb_b),
+    .mb_stk_q         (mb_stk),
+    .mb_link_val_o    (mb_link_val),
+    .exec_ok_o        (exec_ok),
+    .retire_mask_o    (retire_mask),
+    .served_o         (served),
+    .mem_addr_o       (mem_addr),
+    .ended_o          (ended_now),
+    .blocked_o        (blocked),
+    .sorter_busy_o    (sorter_busy),
+    .ev_threads_o     (ev_threads),
+    .ev_divergent_o   (ev_divergent),
+    .ev_merges_o      (ev_merges),
+    .ev_smerge_o      (ev_smerge),
+    .ev_replay_mem_o  (ev_replay_mem),
+    .ev_replay_ind_o  (ev_replay_ind),
+    .ev_mem_o         (ev_mem),
+    .ev_requests_o    (ev_requests),
+    .ev_peak_valid_o  (ev_peak_valid),
+    .ev_peak_o        (ev_peak),
+    .redir_q          (redir_q),
+    .redir_warp_q     (redir_warp_q),
+    .redir_pc_q       (redir_pc_q),
+    .redir_rsp_q      (redir_rsp_q),
+    .dispatch_valid_i (dispatch_valid_i),
+    .dispatch_ready_o (dispatch_ready_o),
+    .dispatch_warp_i  (dispatch_warp_i),
+    .dispatch_pc_i    (disp_off[PCW+1:2]),
+    .dispatch_mask_i  (dispatch_mask_i),
+    .disp_go_o        (disp_go),
+    .disp_bubble_o    (disp_bubble),
+    .am_busy_i        (am_busy),
+    .am_we_i          (am_we),
+    .am_addr_i        (am_addr),
+    .am_be_i          (am_be),
+    .am_wdata_i       (am_wdata),
+    .dmem_en_o        (dmem_en_o),
+    .dmem_busy_o      (dmem_busy_o),
+    .dmem_addr_o      (dmem_addr_o),
+    .dmem_be_o        (dmem_be_o),
+    .dmem_wdata_o     (dmem_wdata_o),
+    .console_valid_o  (console_valid_o),
+    .console_byte_o   (console_byte_o),
+    .console_tid_o    (console_tid_o),
+    .console_ready_i  (console_ready_i),
+    .fault_q          (fault_q),
+    .fill_q           (fill_q),
+    .foff_q           (foff_q),
+    .imem_rdata_i     (imem_rdata_i),
+    .fault_valid_o    (fault_valid_o),
+    .fault_cause_o    (fault_cause_o),
+    .fault_pc_o       (fault_pc_o),
+    .fault_hart_o     (fault_hart_o),
+    .fault_tid_o      (fault_tid_o),
+    .fault_addr_o     (fault_addr_o)
   );
-
-  wire        con_busy;
-  wire        fault_now = br_fault || mem_fault;
-  assign      live      = match && !fault_q;
-  wire        hold      = live && (lost || (!fault_now && mb_store && is_console && con_busy) ||
-                                   (!fault_now && mb_mem && am_busy));
-  assign      exec_ok   = live && !lost && !fault_now && !hold;
-  wire        raise     = live && !lost && fault_now;
-  wire        stale     = mb_epoch != epochs[mb_warp*EPOCH_BITS +: EPOCH_BITS];
-  wire        ended_now;
-  wire [1:0]  merges;
-  wire        smerge;
-  wire        peak_valid;
-  wire [LANE_BITS:0] peak;
-  wire        sorter_busy;
-  wire        m_disp_ready;
-
-  simty_membership #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                     .LANE_BITS(LANE_BITS), .PCW(PCW), .HOT_LUTRAM(HOT_LUTRAM)) u_member (
-    .clk_i         (clk_i),
-    .rst_i         (rst_i),
-    .ex_warp_i     (ex_warp),
-    .mb_valid_i    (mb_valid),
-    .mb_warp_i     (mb_warp),
-    .mb_pc_i       (mb_pc),
-    .match_o       (match),
-    .mask_o        (mmask),
-    .depth_o       (mdepth),
-    .lost_o        (lost),
-    .commit_i      (exec_ok),
-    .stale_i       (stale),
-    .x_valid_i     (x_valid),
-    .x_pc_i        (x_pc),
-    .x_depth_i     (x_depth),
-    .x_mask_i      (x_mask),
-    .y_valid_i     (y_valid),
-    .y_pc_i        (y_pc),
-    .y_depth_i     (y_depth),
-    .y_mask_i      (y_mask),
-    .hold_i        (hold),
-    .pnext_i       (mb_pnext),
-    .redir_valid_o (redir_valid),
-    .redir_pc_o    (redir_pc),
-    .end_o         (ended_now),
-    .merges_o      (merges),
-    .smerge_o      (smerge),
-    .peak_valid_o  (peak_valid),
-    .peak_o        (peak),
-    .blocked_o     (blocked),
-    .busy_o        (sorter_busy),
-    .disp_valid_i  (disp_go),
-    .disp_ready_o  (m_disp_ready),
-    .disp_warp_i   (dispatch_warp_i),
-    .disp_pc_i     (disp_off[PCW+1:2]),
-    .disp_mask_i   (dispatch_mask_i)
-  );
-  // Dispatch shares the HCT write ports with MB's update and the steering
-  // pc with the registered redirect. It is taken only in a cycle with MB
-  // empty and no redirect pending: ready comes from registers, not from
-  // MB's commit (m_disp_ready is then high). An offer that cannot be
-  // taken holds issue back for a cycle (disp_bubble), so that MB is empty
-  // four cycles later even when every warp could issue; again if that
-  // cycle was lost to a redirect (bub_q: the bubbles on their way to MB).
-  wire [RSB-1:0] mb_rsp_next = (RAS_DEPTH < 2) ? mb_rsp :
-                               mb_call ? mb_rsp + 1'b1 : mb_ret ? mb_rsp - 1'b1 : mb_rsp;
-  assign dispatch_ready_o = !mb_valid && !redir_q;
-  assign disp_go = dispatch_valid_i && dispatch_ready_o;
-  reg [2:0] bub_q;
-  always @(posedge clk_i) begin
-    if (rst_i) bub_q <= 3'd0;
-    else bub_q <= {bub_q[1:0], disp_bubble};
-  end
-  assign disp_bubble = dispatch_valid_i && !disp_go && bub_q == 3'd0;
-  wire unused_disp_ready = m_disp_ready;
-  always @(posedge clk_i) begin
-    if (rst_i) redir_q <= 1'b0;
-    else redir_q <= redir_valid;
-    redir_warp_q <= mb_warp;
-    redir_pc_q   <= redir_pc;
-    // a replay refetches the instruction: the pointer it found; else the
-    // pointer after its call (push) or return (pop)
-    redir_rsp_q  <= hold ? mb_rsp : mb_rsp_next;
-  end
   wire unused_pc_off = &{1'b0, disp_off[1:0], disp_off[31:PCW+2]};  // entry: 4-aligned, in CODE
 
-  // Console stores
-  wire [8*LANES-1:0] con_bytes;
-  generate
-    for (l = 0; l < LANES; l = l + 1) begin : gen_con
-      assign con_bytes[8*l +: 8] = mb_b[32*l +: 8];
-    end
-  endgenerate
-  simty_console #(.LANES(LANES)) u_console (
-    .clk_i      (clk_i),
-    .rst_i      (rst_i),
-    .load_i     (exec_ok && mb_store && is_console),
-    .mask_i     (served),
-    .bytes_i    (con_bytes),
-    .base_tid_i (mb_base_tid),
-    .busy_o     (con_busy),
-    .valid_o    (console_valid_o),
-    .byte_o     (console_byte_o),
-    .tid_o      (console_tid_o),
-    .ready_i    (console_ready_i)
-  );
-
-  // Fault record. The word of an illegal instruction (its `addr`) is not
-  // carried down the pipeline for this rare case (64 flops with no logic,
-  // one iCE40 cell each): once the fault has stopped fetch, the record
-  // reads it back from instruction memory at the fault pc, and
-  // fault_valid_o rises when that is done (two cycles after the fault).
-  localparam [3:0] ILLEGAL = SIMTY_FAULT_ILLEGAL_INSTRUCTION;
-  reg         fill_q, fill2_q;
-  reg [PCW-1:0] foff_q;               // the faulting instruction's pc
-  wire        fe_imem_en;
+  // The instruction port: fetch, or the fault record's read of an illegal
+  // instruction's word once the fault has stopped fetch
+  wire fe_imem_en;
   assign imem_en_o   = fe_imem_en || fill_q;
   assign imem_addr_o = `SIMTY_FULL_PC(fill_q ? foff_q : fs_pc);
-  reg  [3:0]  fcause_q;
-  reg  [31:0] fpc_q, fhart_q, ftid_q, faddr_q;
-  wire [LANE_BITS-1:0] flane = br_fault ? br_flane : mem_flane;
-  wire [31:0] flane32 = {{(32-LANE_BITS){1'b0}}, flane};
-  wire [31:0] hart0   = {{(32-WARP_BITS){1'b0}}, mb_warp} * LANES;
-  always @(posedge clk_i) begin
-    if (rst_i) begin
-      fault_q <= 1'b0;
-      fill_q  <= 1'b0;
-      fill2_q <= 1'b0;
-    end else begin
-      if (raise) fault_q <= 1'b1;
-      fill_q  <= raise && !fault_q && br_fault && br_cause == ILLEGAL;
-      fill2_q <= fill_q;
-    end
-    if (fill2_q) faddr_q <= imem_rdata_i;
-    if (raise && !fault_q) begin
-      fcause_q <= br_fault ? br_cause : mem_cause;
-      fpc_q    <= br_fpc;
-      foff_q   <= mb_pc;
-      fhart_q  <= hart0 | flane32;   // hart0 is a multiple of LANES
-      ftid_q   <= mb_base_tid | flane32;   // the base is a multiple of LANES
-      faddr_q  <= br_fault ? br_faddr : mem_faddr;
-    end
-  end
-  wire   fault_vis     = fault_q && !fill_q && !fill2_q;
-  assign fault_valid_o = fault_vis;
-  assign fault_cause_o = fault_vis ? fcause_q : 4'd0;
-  assign fault_pc_o    = fpc_q;
-  assign fault_hart_o  = fhart_q;
-  assign fault_tid_o   = ftid_q;
-  assign fault_addr_o  = faddr_q;
 
   // ------------------------------------------------------------------
-  // Stage 9: gather
+  // Stages 9-10: gather, write-back (simty_stage_wb)
   // ------------------------------------------------------------------
-  reg                  ga_load, ga_uns;
-  reg  [LANES-1:0]     ga_mask;
-  reg  [1:0]           ga_size;
-  reg  [PCW-1:0]          ga_pc;
-  reg  [32*LANES-1:0]  ga_res;
-  reg  [LS*LANES-1:0]  ga_off;
-  reg                  ga_any;       // any instruction, for drain tracking
-  reg                  ga_dv;        // M: a divide's result, written back
+  wire                 ga_any, wb_any;
   wire                 dv_inject;    // M: the divide result takes GA
   wire [WARP_BITS-1:0] dv_warp;
   wire [4:0]           dv_rd;
@@ -1006,7 +707,6 @@ module simty_core #(
   wire [LANES-1:0]     dv_mask;
   wire [32*LANES-1:0]  dv_res;
   wire [32*LANES-1:0]  mb_ir_res;    // Zicntr: this warp's instret, in MB
-
   // A: the atomic unit's results come through GA like a divide's
   // (am_inject: only when MB is empty and no divide result takes it)
   wire                 am_inject;
@@ -1015,186 +715,132 @@ module simty_core #(
   wire                 am_wr;
   wire [LANES-1:0]     am_mask;
   wire [32*LANES-1:0]  am_res;
-  wire                 xi_inject = dv_inject || am_inject;
-  wire [WARP_BITS-1:0] xi_warp   = dv_inject ? dv_warp : am_warp;
-  wire [4:0]           xi_rd     = dv_inject ? dv_rd : am_rd;
-  wire                 xi_wr     = dv_inject ? dv_wr : am_wr;
-  wire [LANES-1:0]     xi_mask   = dv_inject ? dv_mask : am_mask;
-  wire [32*LANES-1:0]  xi_res    = dv_inject ? dv_res : am_res;
-
-  always @(posedge clk_i) begin
-    if (rst_i) begin
-      ga_valid <= 1'b0;
-      ga_any   <= 1'b0;
-      ga_dv    <= 1'b0;
-    end else begin
-      ga_valid <= exec_ok;
-      ga_any   <= mb_valid || xi_inject;
-      ga_dv    <= xi_inject;
-    end
-    // A divide retires here when it commits (no register write: mb_div),
-    // and its result comes through later in a free slot (dv_inject, only
-    // when MB is empty).
-    ga_warp <= xi_inject ? xi_warp : mb_warp;
-    ga_wr   <= xi_inject ? xi_wr : mb_wr && !mb_div && !mb_amo;
-    ga_load <= mb_load && !xi_inject;
-    ga_uns  <= mb_uns;
-    ga_rd   <= xi_inject ? xi_rd : mb_rd;
-    ga_mask <= xi_inject ? xi_mask : retire_mask;
-    ga_size <= mb_size;
-    ga_pc   <= mb_pc;
-    // The link value (jal/jalr: pc + 4, uniform) replaces the ALU result
-    // here rather than after the register: the register then takes a LUT
-    // output and packs with it in one iCE40 logic cell instead of being a
-    // flop of its own (128 cells at 4 lanes). So do a multiply's sum, an
-    // instret read and a divide's result.
-    ga_res  <= xi_inject  ? xi_res :
-               mb_link    ? {LANES{mb_link_val}} :
-               mb_mul     ? mb_mul_res :
-               mb_instret ? mb_ir_res : mb_res;
-  end
-  // Each loop has its own variable: a variable shared between a clocked
-  // and a combinational block is state to Verilator.
-  generate
-    for (l = 0; l < LANES; l = l + 1) begin : gen_off
-      // a stack lane's word in the line is its lane (simty_mem_pre)
-      localparam [31:0] LW = l;
-      if (LS > 2) begin : gen_word
-        always @(posedge clk_i)
-          ga_off[LS*l +: LS] <= mb_stk[l] ? {LW[LS-3:0], mb_res[32*l +: 2]}
-                                          : mb_res[32*l +: LS];
-      end else begin : gen_one
-        always @(posedge clk_i) ga_off[LS*l +: LS] <= mb_res[32*l +: LS];
-      end
-    end
-  endgenerate
-
-  wire [32*LANES-1:0] gathered;
-  simty_gather #(.LANES(LANES), .LS(LS)) u_gather (
-    .line_i (dmem_rdata_i),
-    .off_i  (ga_off),
-    .size_i (ga_size),
-    .uns_i  (ga_uns),
-    .data_o (gathered)
-  );
-
-  assign ga_val = ga_load ? gathered : ga_res;
-
-  assign retire_valid_o = ga_valid;
-  assign retire_warp_o  = ga_warp;
-  assign retire_pc_o    = `SIMTY_FULL_PC(ga_pc);
-  assign retire_mask_o  = ga_mask;
-
-  // ------------------------------------------------------------------
-  // Stage 10: write-back
-  // ------------------------------------------------------------------
-  reg wb_any;
-  always @(posedge clk_i) begin
-    if (rst_i) wb_any <= 1'b0;
-    else wb_any <= ga_any;
-  end
-
-  simty_writeback #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_wb (
-    .clk_i      (clk_i),
-    .rst_i      (rst_i),
-    .we_i       ((ga_valid || ga_dv) && ga_wr),
-    .warp_i     (ga_warp),
-    .rd_i       (ga_rd),
-    .mask_i     (ga_mask),
-    .data_i     (ga_val),
-    .wb_we_o    (wb_we),
-    .wb_warp_o  (wb_warp),
-    .wb_rd_o    (wb_rd),
-    .wb_mask_o  (wb_mask),
-    .wb_data_o  (wb_data)
-  );
-
   wire uniform, affine, vclass_busy;
-  simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS), .VCLASS(VCLASS)) u_vclass (
-    .clk_i        (clk_i),
-    .rst_i        (rst_i),
-    .early_mask_i (ga_mask),
-    .valid_i   (wb_we),
-    .mask_i    (wb_mask),
-    .data_i    (wb_data),
-    .uniform_o (uniform),
-    .affine_o  (affine),
-    .busy_o    (vclass_busy)
+
+  simty_stage_wb #(.LANES(LANES), .LANE_BITS(LANE_BITS), .WARP_BITS(WARP_BITS),
+                   .PCW(PCW), .VCLASS(VCLASS)) u_gw (
+    .clk_i          (clk_i),
+    .rst_i          (rst_i),
+    .mb_valid_i     (mb_valid),
+    .exec_ok_i      (exec_ok),
+    .mb_warp_i      (mb_warp),
+    .mb_pc_i        (mb_pc),
+    .mb_rd_i        (mb_rd),
+    .mb_wr_i        (mb_wr),
+    .mb_load_i      (mb_load),
+    .mb_uns_i       (mb_uns),
+    .mb_size_i      (mb_size),
+    .mb_link_i      (mb_link),
+    .mb_mul_i       (mb_mul),
+    .mb_div_i       (mb_div),
+    .mb_instret_i   (mb_instret),
+    .mb_amo_i       (mb_amo),
+    .mb_stk_i       (mb_stk),
+    .retire_mask_i  (retire_mask),
+    .mb_link_val_i  (mb_link_val),
+    .mb_res_i       (mb_res),
+    .mb_mul_res_i   (mb_mul_res),
+    .mb_ir_res_i    (mb_ir_res),
+    .dv_inject_i    (dv_inject),
+    .dv_warp_i      (dv_warp),
+    .dv_rd_i        (dv_rd),
+    .dv_wr_i        (dv_wr),
+    .dv_mask_i      (dv_mask),
+    .dv_res_i       (dv_res),
+    .am_inject_i    (am_inject),
+    .am_warp_i      (am_warp),
+    .am_rd_i        (am_rd),
+    .am_wr_i        (am_wr),
+    .am_mask_i      (am_mask),
+    .am_res_i       (am_res),
+    .dmem_rdata_i   (dmem_rdata_i),
+    .ga_any_q       (ga_any),
+    .ga_warp_q      (ga_warp),
+    .retire_valid_o (retire_valid_o),
+    .retire_pc_o    (retire_pc_o),
+    .retire_mask_o  (ga_mask),
+    .rf_we_o        (ga_rf_we),
+    .rf_rd_o        (ga_rd),
+    .rf_data_o      (ga_val),
+    .wb_any_q       (wb_any),
+    .wb_we_o        (wb_we),
+    .wb_warp_o      (wb_warp),
+    .wb_rd_o        (wb_rd),
+    .wb_mask_o      (wb_mask),
+    .wb_data_o      (wb_data),
+    .uniform_o      (uniform),
+    .affine_o       (affine),
+    .vclass_busy_o  (vclass_busy)
   );
+  assign retire_warp_o = ga_warp;
+  assign retire_mask_o = ga_mask;
+
 
   // ------------------------------------------------------------------
-  // Warp lifetime: busy from dispatch until its threads ended and its
-  // instructions drained.
+  // Warp and issue control (simty_ctrl): warp lifetime, fetch and issue
+  // eligibility, the buffer flush, the divide's and the atomic unit's
+  // issue tokens and result slots, idle
   // ------------------------------------------------------------------
-  // Per-warp flags as WARPS-wide vectors: a stage holding warp x
-  // contributes the one-hot of x.
-`include "simty_warp_onehot.vh"
-  assign inflight = `SIMTY_AT(rr1_valid, rr1_warp) | `SIMTY_AT(rr2_valid, rr2_warp) |
-                    `SIMTY_AT(ex_valid, ex_warp) | `SIMTY_AT(mb_valid, mb_warp) |
-                    `SIMTY_AT(ga_any, ga_warp) | `SIMTY_AT(wb_any, wb_warp) |
-                    `SIMTY_AT(fe_busy, fe_warp);
-  assign fetch_live = busy_q & ~ended_q & {WARPS{!fault_q && !halt_i}};
-  assign fetch_elig = fetch_live & ~ib_full & ~`SIMTY_AT(fe_busy, fe_warp);
-  wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go, dispatch_warp_i);
-  assign ib_flush = `SIMTY_AT(redir_q, redir_warp_q) | disp_at;
-  // A dispatch (re)starts its warp; otherwise the warp ends when its
-  // last path does and stops being busy once it has drained.
-  always @(posedge clk_i) begin
-    if (rst_i) begin
-      busy_q  <= {WARPS{1'b0}};
-      ended_q <= {WARPS{1'b0}};
-    end else begin
-      busy_q  <= disp_at | (busy_q & ~(ended_q & ~inflight));
-      ended_q <= ~disp_at & (ended_q | `SIMTY_AT(ended_now, mb_warp));
-    end
-  end
+  wire dv_busy, dv_done;
+  wire am_active, am_done;
+
+  simty_ctrl #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EXT_M(EXT_M), .EXT_A(EXT_A)) u_ctrl (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .halt_i        (halt_i),
+    .fault_i       (fault_q),
+    .disp_go_i     (disp_go),
+    .disp_warp_i   (dispatch_warp_i),
+    .disp_bubble_i (disp_bubble),
+    .fe_busy_i     (fe_busy),
+    .fe_warp_i     (fe_warp),
+    .ib_full_i     (ib_full),
+    .rr1_valid_i   (rr1_valid),
+    .rr1_warp_i    (rr1_warp),
+    .rr2_valid_i   (rr2_valid),
+    .rr2_warp_i    (rr2_warp),
+    .ex_valid_i    (ex_valid),
+    .ex_warp_i     (ex_warp),
+    .mb_valid_i    (mb_valid),
+    .mb_warp_i     (mb_warp),
+    .ga_any_i      (ga_any),
+    .ga_warp_i     (ga_warp),
+    .wb_any_i      (wb_any),
+    .wb_warp_i     (wb_warp),
+    .issue_i       (issue),
+    .issue_warp_i  (issue_warp),
+    .ib_isdiv_i    (ib_isdiv),
+    .ib_isamo_i    (ib_isamo),
+    .exec_ok_i     (exec_ok),
+    .mb_div_i      (mb_div),
+    .mb_amoc_i     (mb_amoc),
+    .ended_now_i   (ended_now),
+    .blocked_i     (blocked),
+    .redir_q_i     (redir_q),
+    .redir_warp_i  (redir_warp_q),
+    .dv_done_i     (dv_done),
+    .am_done_i     (am_done),
+    .dv_inject_o   (dv_inject),
+    .am_inject_o   (am_inject),
+    .sorter_busy_i (sorter_busy),
+    .vclass_busy_i (vclass_busy),
+    .dv_busy_i     (dv_busy),
+    .am_active_i   (am_active),
+    .busy_q        (busy_q),
+    .fetch_live_o  (fetch_live),
+    .fetch_elig_o  (fetch_elig),
+    .ib_flush_o    (ib_flush),
+    .sched_ready_o (sched_ready),
+    .idle_o        (idle_o)
+  );
   assign warp_busy_o = busy_q;
 
-  assign idle_o = !rr1_valid && !rr2_valid && !ex_valid && !mb_valid &&
-                  !ga_any && !wb_any && !sorter_busy && !vclass_busy &&
-                  !dv_busy && !am_active;
-
   // ------------------------------------------------------------------
-  // Divide (M). One divide unit (simty_div) serves one warp instruction at
-  // a time; a divide holds a token from its issue until its result is
-  // written back, and while it does:
-  //   - its warp issues nothing (the next instruction may use the result,
-  //     and none of the warp's later instructions may overtake it);
-  //   - no other warp issues a divide (predecoded here from the fetched
-  //     word, per warp like the ibuf's fields); other instructions issue.
-  // So a divide never waits in the pipeline for the unit: it is not
-  // issued, which counts neither as an instruction nor as a replay. The
-  // divide in EX loads its operands; when it commits in MB it retires
-  // (counters, trace, instret, path: like an ALU instruction) and the unit
-  // starts; a divide that does not commit (stale, lost, fault) releases
-  // the token and its warp fetches it again. When the unit is done, the
-  // scheduler skips one issue cycle, so that MB is empty at the latest
-  // four cycles later, and the result takes GA in the first cycle in which
-  // MB is empty (dv_inject); the token is released there.
+  // Divide unit (M): loaded in EX, started by the divide's commit in MB,
+  // its result written back through GA (simty_ctrl's dv_inject)
   // ------------------------------------------------------------------
-  wire dv_busy;
   generate
     if (EXT_M != 0) begin : gen_div
-      wire [WARPS-1:0]    ib_div_q = ib_isdiv;   // the buffered instruction divides
-      reg                 tok_q;
-      reg [WARP_BITS-1:0] tok_warp_q;
-      reg                 done_d_q;
-      wire                done;
-      always @(posedge clk_i) begin
-        if (rst_i) begin
-          tok_q    <= 1'b0;
-          done_d_q <= 1'b0;
-        end else begin
-          if (issue && ib_div_q[issue_warp]) tok_q <= 1'b1;
-          else if ((mb_valid && mb_div && !exec_ok) || dv_inject) tok_q <= 1'b0;
-          done_d_q <= done;
-        end
-        if (issue && ib_div_q[issue_warp]) tok_warp_q <= issue_warp;
-      end
-      wire bubble = done && !done_d_q;
-      assign div_block = (tok_q ? (ib_div_q | `SIMTY_AT(1'b1, tok_warp_q)) :
-                                  {WARPS{1'b0}}) | {WARPS{bubble}};
-      assign dv_inject = done && !mb_valid;
       simty_div #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_div (
         .clk_i   (clk_i),
         .rst_i   (rst_i),
@@ -1208,7 +854,7 @@ module simty_core #(
         .wr_i    (mb_wr),
         .mask_i  (retire_mask),
         .busy_o  (dv_busy),
-        .done_o  (done),
+        .done_o  (dv_done),
         .warp_o  (dv_warp),
         .rd_o    (dv_rd),
         .wr_o    (dv_wr),
@@ -1217,48 +863,24 @@ module simty_core #(
         .take_i  (dv_inject)
       );
     end else begin : gen_no_div
-      assign div_block = {WARPS{1'b0}};
-      assign dv_inject = 1'b0;
+      assign dv_done   = 1'b0;
       assign dv_busy   = 1'b0;
       assign dv_warp   = {WARP_BITS{1'b0}};
       assign dv_rd     = 5'd0;
       assign dv_wr     = 1'b0;
       assign dv_mask   = {LANES{1'b0}};
       assign dv_res    = {32*LANES{1'b0}};
-      wire unused_div = &{1'b0, mb_div, ex_div, ib_isdiv};
+      wire unused_div = &{1'b0, ex_div, ex_op1};
     end
   endgenerate
 
   // ------------------------------------------------------------------
-  // Atomics (A). One atomic unit (simty_amo) serves one warp instruction
-  // at a time, with the same issue rule as the divide: an atomic holds a
-  // token from its issue until its results are written back, and while it
-  // does its warp issues nothing and no other warp issues an atomic. The
-  // atomic in MB is checked, coalesced, counted and retired like a load,
-  // and reads its line; when it commits, the unit applies its lanes one per
-  // cycle and writes the line back, and until that write (am_busy) every
-  // memory instruction reaching MB replays (hold), so that no access of
-  // another warp falls inside the atomic. The results then take GA in the
-  // first cycle in which MB is empty and no divide result does; while they
-  // wait, no warp issues. An atomic that does not commit releases the
-  // token and its warp fetches it again.
+  // Atomic unit (A): started by the atomic's commit in MB; owns DATA
+  // while busy (MB holds memory instructions), its results written back
+  // through GA (simty_ctrl's am_inject)
   // ------------------------------------------------------------------
-  wire am_active;
   generate
     if (EXT_A != 0) begin : gen_amo
-      wire [WARPS-1:0]    ib_amo_q = ib_isamo;   // the buffered instruction is an atomic
-      reg                 tok_q;
-      reg [WARP_BITS-1:0] tok_warp_q;
-      wire                done;
-      always @(posedge clk_i) begin
-        if (rst_i) tok_q <= 1'b0;
-        else if (issue && ib_amo_q[issue_warp]) tok_q <= 1'b1;
-        else if ((mb_valid && mb_amoc && !exec_ok) || am_inject) tok_q <= 1'b0;
-        if (issue && ib_amo_q[issue_warp]) tok_warp_q <= issue_warp;
-      end
-      assign amo_block = (tok_q ? (ib_amo_q | `SIMTY_AT(1'b1, tok_warp_q)) :
-                                  {WARPS{1'b0}}) | {WARPS{done}};
-      assign am_inject = done && !mb_valid && !dv_inject;
       simty_amo #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                   .DATA_SIZE(DATA_SIZE)) u_amo (
         .clk_i       (clk_i),
@@ -1285,7 +907,7 @@ module simty_core #(
         .addr_o      (am_addr),
         .be_o        (am_be),
         .wdata_o     (am_wdata),
-        .done_o      (done),
+        .done_o      (am_done),
         .warp_o      (am_warp),
         .rd_o        (am_rd),
         .wr_o        (am_wr),
@@ -1294,8 +916,7 @@ module simty_core #(
         .take_i      (am_inject)
       );
     end else begin : gen_no_amo
-      assign amo_block = {WARPS{1'b0}};
-      assign am_inject = 1'b0;
+      assign am_done   = 1'b0;
       assign am_active = 1'b0;
       assign am_busy   = 1'b0;
       assign am_we     = 1'b0;
@@ -1307,7 +928,7 @@ module simty_core #(
       assign am_wr     = 1'b0;
       assign am_mask   = {LANES{1'b0}};
       assign am_res    = {32*LANES{1'b0}};
-      wire unused_amo = &{1'b0, mb_amoc, mb_amo_op, ib_isamo};
+      wire unused_amo = &{1'b0, mb_amo_op, mb_b, served, mem_addr};
     end
   endgenerate
 
@@ -1341,17 +962,6 @@ module simty_core #(
   // ------------------------------------------------------------------
   // Counters
   // ------------------------------------------------------------------
-  reg [LANE_BITS:0] n_ret, n_srv;
-  integer c;
-  always @* begin
-    n_ret = {(LANE_BITS+1){1'b0}};
-    n_srv = {(LANE_BITS+1){1'b0}};
-    for (c = 0; c < LANES; c = c + 1) begin
-      n_ret = n_ret + {{LANE_BITS{1'b0}}, retire_mask[c]};
-      n_srv = n_srv + {{LANE_BITS{1'b0}}, served[c]};
-    end
-  end
-
   simty_counters #(.LANE_BITS(LANE_BITS), .STYLE(SMALL_TABLES)) u_ctr (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
@@ -1362,16 +972,16 @@ module simty_core #(
     .busy_i       (|busy_q),
     .issue_i      (issue),
     .exec_i       (exec_ok),
-    .threads_i    (exec_ok ? n_ret : {(LANE_BITS+1){1'b0}}),
-    .divergent_i  (exec_ok && divergent),
-    .merges_i     (merges),
-    .smerge_i     (smerge),
-    .replay_mem_i (exec_ok && replay_mem),
-    .replay_ind_i (exec_ok && replay_ind),
-    .mem_i        (exec_ok && mb_mem),
-    .requests_i   (exec_ok && mb_mem ? n_srv : {(LANE_BITS+1){1'b0}}),
-    .peak_valid_i (peak_valid),
-    .peak_i       (peak),
+    .threads_i    (ev_threads),
+    .divergent_i  (ev_divergent),
+    .merges_i     (ev_merges),
+    .smerge_i     (ev_smerge),
+    .replay_mem_i (ev_replay_mem),
+    .replay_ind_i (ev_replay_ind),
+    .mem_i        (ev_mem),
+    .requests_i   (ev_requests),
+    .peak_valid_i (ev_peak_valid),
+    .peak_i       (ev_peak),
     .uniform_i    (uniform),
     .affine_i     (affine)
   );
@@ -1398,7 +1008,7 @@ module simty_core #(
       initial for (ci = 0; ci < 64; ci = ci + 1) combo[ci] = 0;
       always @(posedge clk_i) if (!rst_i && |busy_q && !issue) begin
         for (wj = 0; wj < 2; wj = wj + 1) begin
-          if (!(busy_q[wj] && !ended_q[wj])) rc[wj] = 0;
+          if (!(busy_q[wj] && !u_ctrl.ended_q[wj])) rc[wj] = 0;
           else if (!sched_ready[wj]) rc[wj] = 1;
           else if (u_sched.at_rr1[wj]) rc[wj] = 2;
           else if (ib_valid[wj]) rc[wj] = u_sched.dep[wj] ? 3 : 4;
@@ -1418,7 +1028,7 @@ module simty_core #(
   always @(posedge clk_i) if (!rst_i && |busy_q) begin
     st_cyc = st_cyc + 1;
     if (!issue) st_lost = st_lost + 1;
-    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !ended_q[wi]) begin
+    for (wi = 0; wi < WARPS; wi = wi + 1) if (busy_q[wi] && !u_ctrl.ended_q[wi]) begin
       if (issue && issue_warp == wi[WARP_BITS-1:0]) st_iss = st_iss + 1;
       else if (!sched_ready[wi]) st_nrdy = st_nrdy + 1;
       else if (u_sched.at_rr1[wi]) st_rr1 = st_rr1 + 1;
@@ -1431,15 +1041,15 @@ module simty_core #(
       else if (fe_busy && fe_warp == wi[WARP_BITS-1:0]) st_fe = st_fe + 1;
       else st_empty = st_empty + 1;
     end
-    if (redir_valid) begin
+    if (u_mb.redir_valid) begin
       rd_n = rd_n + 1;
-      if (hold) rd_hold = rd_hold + 1;
-      else if (stale) rd_stale = rd_stale + 1;
+      if (u_mb.hold) rd_hold = rd_hold + 1;
+      else if (u_mb.stale) rd_stale = rd_stale + 1;
       else if (ended_now) rd_end = rd_end + 1;
-      else if (u_member.ins || u_member.rebal) rd_job = rd_job + 1;
-      else if (mb_jalr) rd_jalr = rd_jalr + 1;
-      else if (mb_branch && divergent) rd_div = rd_div + 1;
-      else if (mb_branch) rd_br = rd_br + 1;
+      else if (u_mb.u_member.ins || u_mb.u_member.rebal) rd_job = rd_job + 1;
+      else if (u_mb.mb_jalr_q) rd_jalr = rd_jalr + 1;
+      else if (u_mb.mb_branch_q && u_mb.divergent) rd_div = rd_div + 1;
+      else if (u_mb.mb_branch_q) rd_br = rd_br + 1;
       else rd_mis = rd_mis + 1;
     end
   end
