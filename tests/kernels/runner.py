@@ -622,13 +622,19 @@ def run_one(args, builder, test, variant, W, L):
                         where, body, var, i, explain(tree, env, body))
             env.pop(var, None)
     for policy in args.policies:
-        ok, why = same_results(cmd, policy, result, dumps, L, timeout)
+        ok, why = same_results(cmd, ["--policy", policy], policy, result,
+                               dumps, L, timeout)
         if not ok:
             return False, "--policy %s: %s" % (policy, why)
+    for xbar in args.xbars:
+        ok, why = same_results(cmd, ["--xbar", xbar], None, result, dumps,
+                               L, timeout)
+        if not ok:
+            return False, "--xbar %s: %s" % (xbar, why)
     return True, ""
 
 
-def same_results(cmd, policy, ref, dumps, L, timeout):
+def same_results(cmd, extra, policy, ref, dumps, L, timeout):
     """Rerun `cmd` under another reconvergence policy (a model-only
     option): the exit code, every dump, each thread's console lines and
     the per-thread counters (thread_insts, mem_requests) must equal the
@@ -636,8 +642,11 @@ def same_results(cmd, policy, ref, dumps, L, timeout):
     only has to fault too (which lane faults first is schedule). The
     reconvergence witnesses (simt.h's witness(), dumped as `wit`) count
     how often a path passes a point: schedule, not results. The ipdom
-    stack may hold up to 2 * L - 1 entries beyond the two hot ones."""
-    cmd = cmd[:-1] + ["--policy", policy, cmd[-1]]
+    stack may hold up to 2 * L - 1 entries beyond the two hot ones.
+    `extra` are the options of the rerun (--policy P, or --xbar K: the
+    memory crossbar kind, which only changes which lanes share a
+    transaction); `policy` names the policy rerun, None for others."""
+    cmd = cmd[:-1] + extra + [cmd[-1]]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=timeout, errors="replace")
@@ -709,12 +718,17 @@ def main():
                     "(model only, e.g. pc,ipdom): each test is rerun with "
                     "--policy P and must give the same exit code, dumps, "
                     "console lines, thread_insts and mem_requests")
+    ap.add_argument("--xbars", default="",
+                    help="comma-separated extra memory crossbar kinds "
+                    "(model only, e.g. rotate): each test is rerun with "
+                    "--xbar K, with the same checks as --policies")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds before a runner process is killed")
     args = ap.parse_args()
     args.policies = [p for p in args.policies.split(",") if p]
+    args.xbars = [x for x in args.xbars.split(",") if x]
 
     configs = parse_configs(args.configs) if args.configs else \
         [(args.warps, args.lanes)]
