@@ -23,11 +23,12 @@ TEST_SUITES += isa simt bad-input
 
 .PHONY: test-isa test-simt test-bad-input
 test-isa: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
-	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --configs $(KERNEL_SUITE_CONFIGS) --suite isa
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --xbars rotate --configs $(KERNEL_SUITE_CONFIGS) --suite isa
 
 # The simt suite also reruns every test under the model's other
-# reconvergence policies: same memory, console and per-thread counters.
-MODEL_SUITE_POLICIES := --policies pc,ipdom
+# reconvergence policies and crossbar kinds: same memory, console and
+# per-thread counters.
+MODEL_SUITE_POLICIES := --policies pc,ipdom --xbars rotate
 
 test-simt: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) $(MODEL_SUITE_POLICIES) --configs $(KERNEL_SUITE_CONFIGS) --suite simt

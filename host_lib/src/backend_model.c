@@ -4,10 +4,12 @@
  * process, behind the same API as a board.
  *
  * URI: model[?warps=W&lanes=L&code_size=BYTES&data_size=BYTES&isa=ISA
- *            &racecheck=0|1&seed=N&policy=simty|pc|ipdom&stats=PATH]
+ *            &racecheck=0|1&seed=N&policy=simty|pc|ipdom&xbar=full|rotate
+ *            &stats=PATH]
  * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board;
- * RV32I, no race checker, round robin, Simty's reconvergence rule, no
- * statistics). isa is an ISA string such as rv32ima_zicntr; racecheck=1
+ * RV32I, no race checker, round robin, Simty's reconvergence rule, the
+ * full memory crossbar, no statistics). xbar selects the crossbar kind
+ * (docs/architecture.md section 3, "Crossbar kind"). isa is an ISA string such as rv32ima_zicntr; racecheck=1
  * reports data races on stderr; seed=N > 0 issues warps in a random order
  * drawn from N (docs/architecture.md 7); policy selects a reconvergence
  * policy (a model-only study option, docs/architecture.md "Reconvergence
@@ -119,16 +121,17 @@ static int model_open(simty_device *dev, const char *rest)
 {
   uint64_t warps = 4, lanes = 4, code_size = SIMTY_DEFAULT_CODE_SIZE,
            data_size = SIMTY_DEFAULT_DATA_SIZE, racecheck = 0, seed = 0;
-  unsigned isa = 0, policy = SIMTY_POLICY_SIMTY;
+  unsigned isa = 0, policy = SIMTY_POLICY_SIMTY, xbar = SIMTY_XBAR_FULL;
   char stats_path[256] = "";
   if (*rest && *rest != '?')
     return simty__fail(dev, SIMTY_EURI,
                        "expected model[?warps=W&lanes=L&code_size=N"
                        "&data_size=N&isa=ISA&racecheck=1&seed=N"
-                       "&policy=simty|pc|ipdom&stats=PATH], got "
+                       "&policy=simty|pc|ipdom&xbar=full|rotate"
+                       "&stats=PATH], got "
                        "'model:%s'",
                        rest);
-  /* isa=, policy= and stats= take strings: take them out before the
+  /* isa=, policy=, xbar= and stats= take strings: take them out before the
    * numeric options. */
   char query[512];
   snprintf(query, sizeof(query), "%s", *rest ? rest + 1 : rest);
@@ -150,6 +153,14 @@ static int model_open(simty_device *dev, const char *rest)
         return simty__fail(dev, SIMTY_EURI,
                            "bad value '%s' for URI option 'policy': "
                            "simty, pc or ipdom",
+                           value);
+    } else if (strncmp(p, "xbar=", 5) == 0) {
+      char value[64];
+      snprintf(value, sizeof(value), "%.*s", (int)(len - 5), p + 5);
+      if (simty_model_xbar_parse(value, &xbar) != 0)
+        return simty__fail(dev, SIMTY_EURI,
+                           "bad value '%s' for URI option 'xbar': "
+                           "full or rotate",
                            value);
     } else if (strncmp(p, "stats=", 6) == 0) {
       if (len == 6 || len - 6 >= sizeof(stats_path))
@@ -181,7 +192,7 @@ static int model_open(simty_device *dev, const char *rest)
     return e;
   struct simty_model_config config = {(unsigned)warps, (unsigned)lanes,
                                       (uint32_t)code_size,
-                                      (uint32_t)data_size};
+                                      (uint32_t)data_size, xbar};
   simty_model *m = NULL;
   e = simty_model_create(&config, &m);
   if (e == SIMTY_MODEL_NOMEM)

@@ -42,7 +42,7 @@ static int bench(const struct simty_elf *elf, unsigned warps, unsigned lanes,
                  uint32_t iterations)
 {
   simty_model *m;
-  struct simty_model_config cfg = {warps, lanes, 0, 0};
+  struct simty_model_config cfg = {warps, lanes, 0, 0, SIMTY_XBAR_FULL};
   uint32_t iter_addr, out_addr;
   if (simty_model_create(&cfg, &m) != 0 ||
       simty__elf_symbol(elf, "bench_iterations", &iter_addr, NULL) ||

@@ -5,7 +5,8 @@
 #   $(SIMTY_MODEL)  build/bin/simty-model, the kernel runner CLI
 #   make test-model-unit   cmocka tests of every RV32I instruction, of
 #                          the SIMT mechanics (paths, memory, dispatch) and
-#                          of the extensions; the CLI, the race checker and
+#                          of the extensions, the crossbar kinds; the CLI,
+#                          the race checker and
 #                          simty-cc's options
 #   make bench-model       thread instructions per second (bench/bench.mk)
 
@@ -42,7 +43,8 @@ model: $(MODEL_LIB) $(SIMTY_MODEL)
 # ---- Unit tests (cmocka) ----
 MODEL_TEST_DIR := $(MODEL_DIR)/tests
 MODEL_TESTS := $(BUILD)/tests/model/test_model_isa $(BUILD)/tests/model/test_model_simt \
-  $(BUILD)/tests/model/test_model_ext $(BUILD)/tests/model/test_model_policy
+  $(BUILD)/tests/model/test_model_ext $(BUILD)/tests/model/test_model_policy \
+  $(BUILD)/tests/model/test_model_xbar
 
 $(BUILD)/tests/model/%: $(MODEL_TEST_DIR)/%.c $(MODEL_TEST_DIR)/model_test_util.h $(MODEL_LIB) | $(BUILD)/tests/model/
 	$(CC) $(MODEL_CFLAGS) -I$(MODEL_TEST_DIR) -o $@ $< $(MODEL_LIB) -lcmocka

@@ -69,7 +69,8 @@ int simty_model_create(const struct simty_model_config *config,
   if (!is_pow2(config->warps) || config->warps > SIMTY_MODEL_MAX_WARPS ||
       !is_pow2(config->lanes) || config->lanes > SIMTY_MODEL_MAX_LANES ||
       code_size % 4 != 0 || code_size > SIMTY_CODE_WINDOW ||
-      data_size % 4 != 0 || data_size > SIMTY_DATA_WINDOW)
+      data_size % 4 != 0 || data_size > SIMTY_DATA_WINDOW ||
+      config->xbar >= SIMTY_XBAR_COUNT)
     return SIMTY_MODEL_INVALID;
 
   struct simty_model *m = calloc(1, sizeof(*m));
@@ -79,6 +80,7 @@ int simty_model_create(const struct simty_model_config *config,
   m->lanes = config->lanes;
   m->lane_shift = log2u(m->lanes);
   m->line_shift = m->lane_shift + 2;
+  m->xbar = config->xbar;
   m->full_mask = m->lanes == 64 ? ~0ull : (1ull << m->lanes) - 1;
   m->code_size = code_size;
   m->data_size = data_size;
@@ -144,6 +146,24 @@ void simty_model_get_config(const simty_model *m,
   out->lanes = m->lanes;
   out->code_size = m->code_size;
   out->data_size = m->data_size;
+  out->xbar = m->xbar;
+}
+
+static const char *const xbar_names[SIMTY_XBAR_COUNT] = {"full", "rotate"};
+
+const char *simty_model_xbar_name(unsigned xbar)
+{
+  return xbar < SIMTY_XBAR_COUNT ? xbar_names[xbar] : NULL;
+}
+
+int simty_model_xbar_parse(const char *name, unsigned *xbar)
+{
+  for (unsigned x = 0; name && x < SIMTY_XBAR_COUNT; x++)
+    if (strcmp(name, xbar_names[x]) == 0) {
+      *xbar = x;
+      return 0;
+    }
+  return -1;
 }
 
 /* Locate [addr, addr + len) in CODE or DATA: the host pointer, or NULL. */

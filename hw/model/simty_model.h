@@ -15,7 +15,8 @@
  * Typical use:
  *
  *     simty_model *m;
- *     simty_model_create(&(struct simty_model_config){4, 4, 0, 0}, &m);
+ *     simty_model_create(&(struct simty_model_config){4, 4, 0, 0, SIMTY_XBAR_FULL},
+ *                        &m);
  *     simty_model_write(m, addr, bytes, len);           // load segments
  *     simty_model_launch(m, &(struct simty_model_launch_params){
  *         .entry = elf_entry, .nthreads = 64, .stack_log2 = 10,
@@ -72,7 +73,26 @@ struct simty_model_config {
                            SIMTY_CODE_WINDOW; 0 = SIMTY_DEFAULT_CODE_SIZE */
   uint32_t data_size; /**< populated DATA bytes: multiple of 4, at most
                            SIMTY_DATA_WINDOW; 0 = SIMTY_DEFAULT_DATA_SIZE */
+  unsigned xbar;      /**< memory crossbar kind, enum simty_model_xbar;
+                           0 = SIMTY_XBAR_FULL */
 };
+
+/** The memory crossbar kind of a device (docs/architecture.md section 3,
+ * "Crossbar kind"): which lanes of the leader's line one transaction
+ * serves. Memory results are the same under both; only the transactions
+ * (and so the schedule counters) differ. */
+enum simty_model_xbar {
+  SIMTY_XBAR_FULL = 0,   /**< every lane in the leader's line (default) */
+  SIMTY_XBAR_ROTATE = 1, /**< lanes at the leader's word (broadcast) or at
+                              its rotation: word (l + w - k) mod LANES */
+};
+#define SIMTY_XBAR_COUNT 2u
+
+/** "full", "rotate"; NULL for an unknown kind. */
+const char *simty_model_xbar_name(unsigned xbar);
+
+/** Parse a crossbar kind name. Returns 0, or -1 if unknown. */
+int simty_model_xbar_parse(const char *name, unsigned *xbar);
 
 /** Launch parameters (docs/architecture.md section 4). */
 struct simty_model_launch_params {

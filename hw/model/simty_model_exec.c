@@ -31,6 +31,33 @@
     }                                                                        \
   } while (0)
 
+/* The lanes of M one memory transaction serves (architecture.md 3, rule
+ * 3), from the lanes' physical addresses: those in the leader's line;
+ * with the rotate crossbar, of those only the lanes whose word of the
+ * line is the leader's word w (broadcast) or the rotation of it,
+ * (l + w - k) mod LANES for leader k. */
+static uint64_t served_lanes(const struct simty_model *m, uint64_t M,
+                             const uint32_t *paddr)
+{
+  const unsigned n = m->lanes, shift = m->line_shift, k = CTZ64(M);
+  const int full = M == m->full_mask;
+  const uint32_t line = paddr[k] >> shift;
+  uint64_t served = 0;
+  if (m->xbar == SIMTY_XBAR_ROTATE) {
+    const uint32_t wmask = n - 1, w = (paddr[k] >> 2) & wmask;
+    FOR_LANES(M, full, n, {
+      const uint32_t wl = (paddr[l] >> 2) & wmask;
+      served |= (uint64_t)(paddr[l] >> shift == line &&
+                           (wl == w || wl == ((l + w - k) & wmask)))
+                << l;
+    });
+  } else {
+    FOR_LANES(M, full, n,
+              served |= (uint64_t)(paddr[l] >> shift == line) << l);
+  }
+  return served;
+}
+
 void simty__model_fault(struct simty_model *m, unsigned wi, unsigned lane,
                         uint32_t cause, uint32_t pc, uint32_t addr)
 {
@@ -688,10 +715,7 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
                          pc, addr[l]);
       return -1;
     }
-    const unsigned shift = m->line_shift;
-    const uint32_t line = stack_phys(m, a[CTZ64(M)] + imm) >> shift; /* leader's */
-    uint64_t served = 0;
-    FOR_LANES(M, full, n, served |= (uint64_t)(paddr[l] >> shift == line) << l);
+    const uint64_t served = served_lanes(m, M, paddr);
     const int sfull = served == m->full_mask;
     const uint8_t *mem = m->data - SIMTY_DATA_BASE;
     switch ((enum simty_op)in->op) {
@@ -741,14 +765,12 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
                          pc, addr[l]);
       return -1;
     }
-    const unsigned shift = m->line_shift;
-    const uint32_t leader_addr = stack_phys(m, a[CTZ64(M)] + imm);
-    const uint32_t line = leader_addr >> shift;
-    uint64_t served = 0;
-    FOR_LANES(M, full, n, served |= (uint64_t)(paddr[l] >> shift == line) << l);
+    const uint32_t leader_addr = paddr[CTZ64(M)];
+    const uint64_t served = served_lanes(m, M, paddr);
     if (leader_addr - SIMTY_CONSOLE_ADDR < 4u) {
       /* The console word is its own line: every console lane is served,
-       * bytes in lane order. */
+       * bytes in lane order (under rotate too: every console lane is at
+       * the leader's word, a broadcast). */
       if (m->console_fn)
         for (uint64_t s = served; s; s &= s - 1) {
           unsigned l = CTZ64(s);
@@ -799,10 +821,7 @@ int simty__model_exec(struct simty_model *m, unsigned wi)
     }
     /* From here on, physical addresses (reservations included). */
     FOR_LANES(M, full, n, addr[l] = stack_phys(m, addr[l]));
-    const unsigned shift = m->line_shift;
-    const uint32_t line = addr[CTZ64(M)] >> shift;
-    uint64_t served = 0;
-    FOR_LANES(M, full, n, served |= (uint64_t)(addr[l] >> shift == line) << l);
+    const uint64_t served = served_lanes(m, M, addr);
     uint8_t *mem = m->data - SIMTY_DATA_BASE;
     uint32_t *resv = m->resv + (size_t)wi * n;
     /* rd is written after every lane has read its operands: rd may be

@@ -108,6 +108,7 @@ struct simty_model {
   unsigned warps, lanes;
   unsigned lane_shift;  /* log2(lanes) */
   unsigned line_shift;  /* log2(lanes * 4): bytes of a memory line */
+  unsigned xbar;        /* enum simty_model_xbar */
   uint64_t full_mask;   /* every lane */
   uint32_t code_size, data_size;
   uint8_t *code, *data;

@@ -25,7 +25,7 @@ static const char usage_text[] =
     "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
     "       [--trace FILE] [--quiet] [--isa ISA] [--racecheck]\n"
     "       [--schedule rr|random:SEED] [--policy simty|pc|ipdom]\n"
-    "       [--stats FILE] kernel.elf\n"
+    "       [--xbar full|rotate] [--stats FILE] kernel.elf\n"
     "Runs N threads (default W*L) of a Simty kernel on the reference model.\n"
     "Defaults: W=4 L=4 S=10 C=100000000 (0: no time-out), code 65536,\n"
     "data 1048576 bytes. --quiet drops the device console output.\n"
@@ -33,8 +33,10 @@ static const char usage_text[] =
     "(default rv32i). --racecheck reports data races on stderr (exit 4\n"
     "when there are any); --schedule random:SEED issues warps in a seeded\n"
     "random order instead of round robin. --policy: the reconvergence\n"
-    "policy (a model-only study option, default simty); --stats appends\n"
-    "the counters and the def-use distance histogram as a JSON line.\n";
+    "policy (a model-only study option, default simty); --xbar: the\n"
+    "memory crossbar kind (default full; rotate serves a transaction's\n"
+    "lanes by rotation and broadcast only); --stats appends the counters\n"
+    "and the def-use distance histogram as a JSON line.\n";
 
 struct dump_req {
   const char *symbol;
@@ -154,7 +156,7 @@ int main(int argc, char **argv)
   int want_counters = 0, quiet = 0, racecheck = 0;
   unsigned isa = 0;
   uint64_t seed = 0;
-  unsigned policy = SIMTY_POLICY_SIMTY;
+  unsigned policy = SIMTY_POLICY_SIMTY, xbar = SIMTY_XBAR_FULL;
   const char *stats_path = NULL;
   struct dump_req *dumps = calloc((size_t)argc, sizeof(*dumps));
   size_t ndumps = 0;
@@ -209,7 +211,7 @@ int main(int argc, char **argv)
     static const char *const valued[] = {
         "--warps", "--lanes", "--threads", "--stack-log2", "--max-cycles",
         "--code-size", "--data-size", "--args", "--dump", "--trace",
-        "--isa", "--schedule", "--policy", "--stats"};
+        "--isa", "--schedule", "--policy", "--xbar", "--stats"};
     int known = 0;
     for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
       known |= strcmp(name, valued[k]) == 0;
@@ -247,6 +249,8 @@ int main(int argc, char **argv)
       bad = simty__isa_parse(value, &isa, NULL, 0) != 0;
     else if (strcmp(name, "--policy") == 0)
       bad = simty_model_policy_parse(value, &policy) != 0;
+    else if (strcmp(name, "--xbar") == 0)
+      bad = simty_model_xbar_parse(value, &xbar) != 0;
     else if (strcmp(name, "--stats") == 0)
       stats_path = value;
     else if (strcmp(name, "--schedule") == 0)
@@ -324,7 +328,7 @@ int main(int argc, char **argv)
 
   struct simty_model_config config = {(unsigned)warps, (unsigned)lanes,
                                       (uint32_t)code_size,
-                                      (uint32_t)data_size};
+                                      (uint32_t)data_size, xbar};
   int e = simty_model_create(&config, &model);
   if (e != 0) {
     fprintf(stderr, PROG ": cannot create the model: %s\n",

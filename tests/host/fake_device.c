@@ -555,7 +555,7 @@ static void *serve(void *arg)
 static int start(struct fake_device *d)
 {
   struct simty_model_config c = {d->warps ? d->warps : 4,
-                                 d->lanes ? d->lanes : 4, 0, 0};
+                                 d->lanes ? d->lanes : 4, 0, 0, 0};
   if (simty_model_create(&c, &d->model))
     return -1;
   pthread_mutex_init(&d->lock, NULL);
@@ -604,7 +604,7 @@ void fake_device_stop(struct fake_device *d)
 int fake_device_run_fd(struct fake_device *d, int fd)
 {
   struct simty_model_config c = {d->warps ? d->warps : 4,
-                                 d->lanes ? d->lanes : 4, 0, 0};
+                                 d->lanes ? d->lanes : 4, 0, 0, 0};
   if (simty_model_create(&c, &d->model))
     return -1;
   pthread_mutex_init(&d->lock, NULL);

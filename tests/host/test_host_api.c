@@ -160,6 +160,8 @@ static void test_bad_uri(void **state)
       "sim://",             "model:?warps=2", "usb:",
       /* The model's study options (issue 18). */
       "model?policy=stack", "model?policy=",  "model?stats=",
+      /* The crossbar kind (issue 14). */
+      "model?xbar=rot",     "model?xbar=",    "model?xbar=full2",
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     simty_device *dev = (simty_device *)0x1;
@@ -887,6 +889,27 @@ static void test_model_policies(void **state)
   unlink(path);
 }
 
+/* The crossbar kind (URI option xbar=): same results and requests
+ * under full and rotate. */
+static void test_model_xbar(void **state)
+{
+  (void)state;
+  static const char *const uris[] = {"model?xbar=full", "model?xbar=rotate",
+                                     "model?lanes=8&xbar=rotate"};
+  struct simty_counters c[3];
+  for (unsigned i = 0; i < 3; i++) {
+    simty_device *dev = open_model(uris[i]);
+    simty_kernel *k = load(dev, KPATH("axpb"));
+    run_axpb(dev, k, 61, 3, -7);
+    assert_int_equal(simty_get_counters(dev, &c[i]), 0);
+    simty_kernel_free(k);
+    simty_close(dev);
+  }
+  assert_int_equal(c[1].thread_insts, c[0].thread_insts);
+  assert_int_equal(c[1].mem_requests, c[0].mem_requests);
+  assert_int_equal(c[2].mem_requests, c[0].mem_requests);
+}
+
 static void test_counters(void **state)
 {
   (void)state;
@@ -1012,6 +1035,7 @@ int main(void)
       cmocka_unit_test(test_console),
       cmocka_unit_test(test_counters),
       cmocka_unit_test(test_model_policies),
+      cmocka_unit_test(test_model_xbar),
       cmocka_unit_test(test_threads),
   };
   return cmocka_run_group_tests_name("host-api", tests, NULL, NULL);

@@ -602,33 +602,51 @@ def run_one(args, builder, test, variant, W, L):
         if k == "expect-stderr" and not re.search(v, proc.stderr, re.I | re.M):
             return False, "stderr does not match /%s/: %r" % (v, stderr_first[:200])
 
-    env = make_env(base, elf, result)
-    for k, v, lineno in directives:
-        where = "%s:%d" % (os.path.relpath(test.path, REPO), lineno)
-        if k in ("expect", "expect-counter"):
-            tree = parse_expr(v)
-            if not evaluate(tree, env, v):
-                return False, "%s: expect %s failed: %s" % (where, v, explain(tree, env, v))
-        elif k == "expect-all":
-            m = re.match(r"^([a-z_]\w*)\s*<\s*([^:]+):\s*(.+)$", v)
-            if not m:
-                raise EvalError("%s: expect-all needs `VAR < BOUND: EXPR`" % where)
-            var, bound, body = m.groups()
-            tree = parse_expr(body)
-            for i in range(int(evaluate(parse_expr(bound), env, bound))):
-                env[var] = i
-                if not evaluate(tree, env, body):
-                    return False, "%s: %s failed for %s = %d: %s" % (
-                        where, body, var, i, explain(tree, env, body))
-            env.pop(var, None)
+    def check_expects(result, kinds):
+        env = make_env(base, elf, result)
+        for k, v, lineno in directives:
+            where = "%s:%d" % (os.path.relpath(test.path, REPO), lineno)
+            if k in kinds and k in ("expect", "expect-counter"):
+                tree = parse_expr(v)
+                if not evaluate(tree, env, v):
+                    return False, "%s: expect %s failed: %s" % (where, v, explain(tree, env, v))
+            elif k in kinds and k == "expect-all":
+                m = re.match(r"^([a-z_]\w*)\s*<\s*([^:]+):\s*(.+)$", v)
+                if not m:
+                    raise EvalError("%s: expect-all needs `VAR < BOUND: EXPR`" % where)
+                var, bound, body = m.groups()
+                tree = parse_expr(body)
+                for i in range(int(evaluate(parse_expr(bound), env, bound))):
+                    env[var] = i
+                    if not evaluate(tree, env, body):
+                        return False, "%s: %s failed for %s = %d: %s" % (
+                            where, body, var, i, explain(tree, env, body))
+                env.pop(var, None)
+        return True, ""
+
+    ok, why = check_expects(result, ("expect", "expect-counter", "expect-all"))
+    if not ok:
+        return False, why
     for policy in args.policies:
-        ok, why = same_results(cmd, policy, result, dumps, L, timeout)
+        ok, why = same_results(cmd, ["--policy", policy], policy, result,
+                               dumps, L, timeout)
         if not ok:
             return False, "--policy %s: %s" % (policy, why)
+    # Another crossbar kind changes the cycles, so the order in which
+    # warps' atomics meet: an order-dependent test's results may differ,
+    # and must only pass its own `expect` checks again.
+    order_dependent = any(k == "order-dependent" for k, _, _ in directives)
+    for xbar in args.xbars:
+        ok, why = same_results(
+            cmd, ["--xbar", xbar], None, result, dumps, L, timeout,
+            (lambda r: check_expects(r, ("expect", "expect-all")))
+            if order_dependent else None)
+        if not ok:
+            return False, "--xbar %s: %s" % (xbar, why)
     return True, ""
 
 
-def same_results(cmd, policy, ref, dumps, L, timeout):
+def same_results(cmd, extra, policy, ref, dumps, L, timeout, expects=None):
     """Rerun `cmd` under another reconvergence policy (a model-only
     option): the exit code, every dump, each thread's console lines and
     the per-thread counters (thread_insts, mem_requests) must equal the
@@ -636,14 +654,21 @@ def same_results(cmd, policy, ref, dumps, L, timeout):
     only has to fault too (which lane faults first is schedule). The
     reconvergence witnesses (simt.h's witness(), dumped as `wit`) count
     how often a path passes a point: schedule, not results. The ipdom
-    stack may hold up to 2 * L - 1 entries beyond the two hot ones."""
-    cmd = cmd[:-1] + ["--policy", policy, cmd[-1]]
+    stack may hold up to 2 * L - 1 entries beyond the two hot ones.
+    `extra` are the options of the rerun (--policy P, or --xbar K: the
+    memory crossbar kind, which only changes which lanes share a
+    transaction); `policy` names the policy rerun, None for others.
+    `expects`, if given, replaces the comparisons with `ref` (a test
+    whose results depend on the order of warps): it checks the rerun's
+    result alone."""
+    cmd = cmd[:-1] + extra + [cmd[-1]]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=timeout, errors="replace")
     except subprocess.TimeoutExpired:
         return False, "runner did not finish within %d s" % timeout
     result, problems = parse_output(proc.stdout, proc.stderr, dumps)
+    result["exit_code"] = proc.returncode
     if proc.returncode != ref["exit_code"]:
         return False, "exit code %d, default policy %d (%s)" % (
             proc.returncode, ref["exit_code"], proc.stderr.strip()[:200])
@@ -657,6 +682,8 @@ def same_results(cmd, policy, ref, dumps, L, timeout):
         return False, problems[0]
     if policy == "ipdom" and result["counters"]["cct_peak"] > 2 * L - 1:
         return False, "cct_peak %d > 2 * L - 1" % result["counters"]["cct_peak"]
+    if expects is not None:
+        return expects(result)
     for name, values in ref["dumps"].items():
         if name == "wit":
             continue
@@ -709,12 +736,17 @@ def main():
                     "(model only, e.g. pc,ipdom): each test is rerun with "
                     "--policy P and must give the same exit code, dumps, "
                     "console lines, thread_insts and mem_requests")
+    ap.add_argument("--xbars", default="",
+                    help="comma-separated extra memory crossbar kinds "
+                    "(model only, e.g. rotate): each test is rerun with "
+                    "--xbar K, with the same checks as --policies")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds before a runner process is killed")
     args = ap.parse_args()
     args.policies = [p for p in args.policies.split(",") if p]
+    args.xbars = [x for x in args.xbars.split(",") if x]
 
     configs = parse_configs(args.configs) if args.configs else \
         [(args.warps, args.lanes)]

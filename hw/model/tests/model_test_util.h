@@ -200,18 +200,26 @@ static inline void harness_console(void *user, uint32_t tid, uint8_t byte)
   h->nconsole++;
 }
 
-static inline struct harness *harness_new(unsigned warps, unsigned lanes)
+/* A harness on a model with the given crossbar kind (enum
+ * simty_model_xbar). */
+static inline struct harness *harness_new_xbar(unsigned warps, unsigned lanes,
+                                               unsigned xbar)
 {
   struct harness *h = calloc(1, sizeof(*h));
   assert_non_null(h);
   /* 16 KiB of CODE, the default 1 MiB of DATA */
-  struct simty_model_config cfg = {warps, lanes, 0x4000, 0};
+  struct simty_model_config cfg = {warps, lanes, 0x4000, 0, xbar};
   assert_int_equal(simty_model_create(&cfg, &h->m), 0);
   h->warps = warps;
   h->lanes = lanes;
   simty_model_set_trace(h->m, harness_trace, h);
   simty_model_set_console(h->m, harness_console, h);
   return h;
+}
+
+static inline struct harness *harness_new(unsigned warps, unsigned lanes)
+{
+  return harness_new_xbar(warps, lanes, SIMTY_XBAR_FULL);
 }
 
 static inline void harness_free(struct harness *h)

@@ -781,7 +781,7 @@ static void test_stack_area_alignment(void **state)
 {
   (void)state;
   simty_model *m = NULL;
-  struct simty_model_config cfg = {4, 4, 0x4000, 0x5000};
+  struct simty_model_config cfg = {4, 4, 0x4000, 0x5000, 0};
   assert_int_equal(simty_model_create(&cfg, &m), 0);
   const uint32_t ecall = ECALL;
   assert_int_equal(simty_model_write(m, SIMTY_CODE_BASE, &ecall, 4), 0);

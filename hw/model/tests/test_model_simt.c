@@ -590,14 +590,15 @@ static void test_api_errors(void **state)
   (void)state;
   simty_model *m = NULL;
   struct simty_model_config bad[] = {
-      {3, 4, 0, 0}, {4, 0, 0, 0}, {0, 4, 0, 0}, {128, 4, 0, 0},
-      {4, 128, 0, 0}, {4, 4, 6, 0}, {4, 4, 0, 10},
-      {4, 4, SIMTY_CODE_WINDOW + 4, 0}, {4, 4, 0, SIMTY_DATA_WINDOW + 4}};
+      {3, 4, 0, 0, 0}, {4, 0, 0, 0, 0}, {0, 4, 0, 0, 0}, {128, 4, 0, 0, 0},
+      {4, 128, 0, 0, 0}, {4, 4, 6, 0, 0}, {4, 4, 0, 10, 0},
+      {4, 4, SIMTY_CODE_WINDOW + 4, 0, 0}, {4, 4, 0, SIMTY_DATA_WINDOW + 4, 0},
+      {4, 4, 0, 0, SIMTY_XBAR_COUNT}};
   for (unsigned k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     assert_int_equal(simty_model_create(&bad[k], &m), SIMTY_MODEL_INVALID);
     assert_null(m);
   }
-  struct simty_model_config cfg = {4, 4, 0x1000, 0x2000};
+  struct simty_model_config cfg = {4, 4, 0x1000, 0x2000, 0};
   assert_int_equal(simty_model_create(&cfg, &m), 0);
   uint8_t buf[16] = {0};
   assert_int_equal(simty_model_write(m, SIMTY_CODE_BASE + 0x1000 - 8, buf, 16),
@@ -661,7 +662,7 @@ static void test_range_wraparound(void **state)
 {
   (void)state;
   simty_model *m = NULL;
-  struct simty_model_config cfg = {4, 4, 0x1000, 0x2000};
+  struct simty_model_config cfg = {4, 4, 0x1000, 0x2000, 0};
   assert_int_equal(simty_model_create(&cfg, &m), 0);
   uint8_t guard[32];
   memset(guard, 0x5a, sizeof(guard));
