@@ -710,13 +710,8 @@ module simty_core #(
   wire             live;         // matched HCT1, no fault yet
   wire [LANES-1:0] mmask;
   wire [7:0]       mdepth;
-  reg  [LANE_BITS-1:0] leader;
-  integer i;
-  always @* begin
-    leader = {LANE_BITS{1'b0}};
-    for (i = LANES - 1; i >= 0; i = i - 1)
-      if (mmask[i]) leader = i[LANE_BITS-1:0];
-  end
+  wire [LANES-1:0] mmask_mem;    // mmask from the memory stage's own flops
+  wire [LANE_BITS-1:0] leader;   // lowest lane of mmask (simty_membership)
 
   wire                 mem_fault;
   wire [3:0]           mem_cause;
@@ -740,6 +735,7 @@ module simty_core #(
     // path into the data RAMs (the ULX3S critical path ran through it).
     .valid_i       (live && !lost && !am_busy),
     .mask_i        (mmask),
+    .mask_mem_i    (mmask_mem),
     .leader_i      (leader),
     .load_i        ((mb_load || mb_amo) && !mb_illegal && !mb_oor),
     .store_i       (mb_store && !mb_illegal && !mb_oor),
@@ -865,6 +861,8 @@ module simty_core #(
     .mb_pc_i       (mb_pc),
     .match_o       (match),
     .mask_o        (mmask),
+    .mask_mem_o    (mmask_mem),
+    .leader_o      (leader),
     .depth_o       (mdepth),
     .lost_o        (lost),
     .commit_i      (exec_ok),
