@@ -16,6 +16,9 @@ module simty_mem #(
 ) (
   input  wire                  valid_i,     // executes this cycle
   input  wire [LANES-1:0]      mask_i,
+  // mask_i again from its own flip-flops (simty_membership mask_mem_o):
+  // the access's enables and the store merge use it, served_o mask_i.
+  input  wire [LANES-1:0]      mask_mem_i,
   input  wire [LANE_BITS-1:0]  leader_i,
   input  wire                  load_i,
   input  wire                  store_i,
@@ -79,7 +82,8 @@ module simty_mem #(
   end
 
   // Any active lane faulting stops the access: no priority on this path.
-  wire any_bad = (mask_i & bad_i) != {LANES{1'b0}};
+  wire any_bad = (mask_mem_i & bad_i) != {LANES{1'b0}};
+  wire [LANES-1:0] served_m = mask_mem_i & lead_same;
   assign console_o   = store_i && con_i[leader_i];
   assign dmem_en_o   = valid_i && (load_i || store_i) && !any_bad && !console_o;
   assign dmem_addr_o = lead_line << LINE_SHIFT;
@@ -126,7 +130,7 @@ module simty_mem #(
     dmem_wdata_o = {32*LANES{1'b0}};
     for (j = 0; j < LANES; j = j + 1)
       for (b = 0; b < 4; b = b + 1) begin
-        cand = served_o & cov[LANES*(4*j + b) +: LANES];
+        cand = served_m & cov[LANES*(4*j + b) +: LANES];
         // the highest candidate's index, a bit at a time from the top:
         // bit t is set iff a candidate agrees with the bits above t and
         // has bit t set

@@ -45,6 +45,13 @@ module simty_membership #(
   input  wire [PCW-1:0]           mb_pc_i,
   output wire                  match_o,      // instruction belongs to HCT1
   output wire [LANES-1:0]      mask_o,
+  // The same mask again, and its leader (lowest active lane), for the
+  // memory stage: with HOT_LUTRAM both are registered from the table's
+  // read (their own flip-flops), so the arbiter's and the store merge's
+  // logic starts at flops that drive nothing else, and no leader priority
+  // sits between the mask and the line select.
+  output wire [LANES-1:0]      mask_mem_o,
+  output wire [LANE_BITS-1:0]  leader_o,
   output wire [7:0]            depth_o,
   output wire                  lost_o,       // HCT read lost: replay (never: 0)
   // Outcome (valid when commit_i)
@@ -131,6 +138,48 @@ module simty_membership #(
   assign match_o  = mb_valid_i && h1[PW-1] && h1[LANES +: PCW] == mb_pc_i &&
                     !blocked_mb;
   assign mask_o   = h1[LANES-1:0];
+
+  // The lowest set bit's index.
+  function automatic [LANE_BITS-1:0] lowest(input [LANES-1:0] m);
+    integer k;
+    begin
+      lowest = {LANE_BITS{1'b0}};
+      for (k = LANES - 1; k >= 0; k = k - 1)
+        if (m[k]) lowest = k[LANE_BITS-1:0];
+    end
+  endfunction
+
+  generate
+    if (HOT_LUTRAM != 0) begin : gen_mask_copy
+      // HCT1's mask field again, as LUT RAM with its read data used
+      // before the read register: written as HCT1 is, read at the EX warp;
+      // the register takes the mask and its leader. A write to the warp
+      // being read is not seen, as with HCT1 (SAME_CYCLE = 0).
+      (* ram_style = "distributed", no_rw_check *)
+      reg [LANES-1:0] mm_q [0:WARPS-1];
+      (* keep *) reg [LANES-1:0] mask_mem_q;
+      (* keep *) reg [LANE_BITS-1:0] leader_q;
+      wire [LANES-1:0] mm_rd = mm_q[ex_warp_i];
+      always @(posedge clk_i) begin
+        if (h1_we) mm_q[h1_wa] <= h1_wd[LANES-1:0];
+        mask_mem_q <= mm_rd;
+        leader_q <= lowest(mm_rd);
+      end
+`ifndef SYNTHESIS
+      integer k;
+      initial begin
+        for (k = 0; k < WARPS; k = k + 1) mm_q[k] = {LANES{1'b0}};
+        mask_mem_q = {LANES{1'b0}};
+        leader_q = {LANE_BITS{1'b0}};
+      end
+`endif
+      assign mask_mem_o = mask_mem_q;
+      assign leader_o = leader_q;
+    end else begin : gen_mask_same
+      assign mask_mem_o = h1[LANES-1:0];
+      assign leader_o = lowest(h1[LANES-1:0]);
+    end
+  endgenerate
   assign depth_o  = h1[PW-2 -: 8];
 
   // ---- update: merge and order {X, Y, HCT2} ----

@@ -227,13 +227,8 @@ module simty_stage_mb #(
   wire             live;         // matched HCT1, no fault yet
   wire [LANES-1:0] mmask;
   wire [7:0]       mdepth;
-  reg  [LANE_BITS-1:0] leader;
-  integer i;
-  always @* begin
-    leader = {LANE_BITS{1'b0}};
-    for (i = LANES - 1; i >= 0; i = i - 1)
-      if (mmask[i]) leader = i[LANE_BITS-1:0];
-  end
+  wire [LANES-1:0] mmask_mem;    // mmask from the memory stage's own flops
+  wire [LANE_BITS-1:0] leader;   // lowest lane of mmask (simty_membership)
 
   // ------------------------------------------------------------------
   // Memory arbiter and the DATA port
@@ -260,6 +255,7 @@ module simty_stage_mb #(
     // path into the data RAMs.
     .valid_i       (live && !lost && !am_busy_i),
     .mask_i        (mmask),
+    .mask_mem_i    (mmask_mem),
     .leader_i      (leader),
     .load_i        ((mb_load_q || mb_amo_q) && !mb_illegal_q && !mb_oor_q),
     .store_i       (mb_store_q && !mb_illegal_q && !mb_oor_q),
@@ -388,6 +384,8 @@ module simty_stage_mb #(
     .mb_pc_i       (mb_pc_q),
     .match_o       (match),
     .mask_o        (mmask),
+    .mask_mem_o    (mmask_mem),
+    .leader_o      (leader),
     .depth_o       (mdepth),
     .lost_o        (lost),
     .commit_i      (exec_ok),

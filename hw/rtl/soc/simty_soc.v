@@ -58,8 +58,10 @@ module simty_soc #(
   parameter integer EXT_M = 0,                  // core: M extension
   parameter integer EXT_A = 0,                  // core: A extension (atomics)
   parameter integer EXT_ZICNTR = 0,             // core: Zicntr counters
-  parameter integer VCLASS = 1                  // 0: no value classifier (the
+  parameter integer VCLASS = 1,                 // 0: no value classifier (the
                                                 // uniform/affine counters read 0)
+  parameter integer DATA_WREG = 1               // DATA banks written a cycle
+                                                // after the request (timing)
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -309,6 +311,11 @@ module simty_soc #(
   // are the reads of a running copy's cycles: its read enable is
   // copy_busy (registers), not the copy's issue, which waits for the
   // core's fetch pick (code_free_i).
+  // With DATA_WREG each bank registers its write port (simty_ram_be WREG):
+  // the store merge's byte enables and data end at flip-flops, and the
+  // bank writes them the next cycle; a read in that cycle, by any master,
+  // takes the pending bytes from the register, so the masters see the
+  // same memory as without it and no grant waits for the write.
   wire cpu_data = grant & hit_data;
   wire [DATA_RW-1:0] core_row = dmem_addr[2 + LANE_BITS +: DATA_RW];
   // A copy reads and writes different rows in one cycle.
@@ -335,7 +342,7 @@ module simty_soc #(
     for (b = 0; b < LANES; b = b + 1) begin : gen_data_bank
       wire cpu_bank_hit = cpu_data & (cpu_bank == b);
       wire [3:0] m_bank_we = (m_wbank == b) ? m_data_we : 4'd0;
-      simty_ram_be #(.WORDS(DATA_ROWS)) u_bank (
+      simty_ram_be #(.WORDS(DATA_ROWS), .WREG(DATA_WREG)) u_bank (
         .clk_i(clk_i),
         .re_i(dmem_busy | (cpu_data & cpu_read) | copy_busy),
         .raddr_i(data_rrow),
