@@ -72,6 +72,16 @@ static int take(struct fake_device *d, int *field)
   return v > 0;
 }
 
+/* take() for drop_requests / drop_responses: only frames of drop_command
+ * count when it is set. */
+static int take_drop(struct fake_device *d, int *field, uint8_t cmd)
+{
+  pthread_mutex_lock(&d->lock);
+  int other = d->drop_command != 0 && d->drop_command != cmd;
+  pthread_mutex_unlock(&d->lock);
+  return !other && take(d, field);
+}
+
 /* True with probability permille/1000 (under the lock). */
 static int chance(struct state *s, int *permille)
 {
@@ -124,7 +134,8 @@ static void emit(struct state *s, uint8_t cmd, uint16_t seq,
   pthread_mutex_lock(&d->lock);
   int mute = s->muted && d->mute_after_launch;
   pthread_mutex_unlock(&d->lock);
-  if (mute || take(d, &d->drop_responses) || chance(s, &d->drop_permille)) {
+  if (mute || take_drop(d, &d->drop_responses, cmd) ||
+      chance(s, &d->drop_permille)) {
     d->dropped++;
     return;
   }
@@ -308,7 +319,7 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     respond_error(s, cmd, seq, SIMTY_ST_BAD_VERSION, version, crc, 0);
     return;
   }
-  if (take(d, &d->drop_requests) || chance(s, &d->drop_permille)) {
+  if (take_drop(d, &d->drop_requests, cmd) || chance(s, &d->drop_permille)) {
     d->dropped++; /* lost on the wire */
     return;
   }

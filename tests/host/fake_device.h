@@ -38,6 +38,8 @@ struct fake_device {
   pthread_mutex_t lock;
   int drop_requests;     /* lose the request on the wire: not executed */
   int drop_responses;    /* execute, but send no response */
+  int drop_command;      /* nonzero: drop_requests and drop_responses
+                            count only frames of this command */
   int drop_permille;     /* lose requests and responses at random */
   int nak_permille;      /* answer BAD_CRC at random, as if damaged */
   int corrupt_responses; /* flip a bit of the response's CRC */

@@ -781,6 +781,9 @@ static void test_api_launch_answer_lost(void **state)
   simty_kernel *k;
   assert_int_equal(simty_kernel_load(dev, KPATH("spin"), &k), 0);
   struct simty_launch_config cfg = {.nthreads = 16};
+  /* The LAUNCH's own answers: the argument WRITE sent in the same window
+   * must not take some of the drops, or a LAUNCH copy gets through. */
+  fake_device_set(&d, &d.drop_command, SIMTY_CMD_LAUNCH);
   fake_device_set(&d, &d.drop_responses, SIMTY_SESSION_ATTEMPTS);
   assert_int_equal(simty_launch(k, &cfg), SIMTY_ELINK);
   assert_non_null(strstr(simty_last_error(dev), "link is lost"));
@@ -813,6 +816,7 @@ static void test_api_launch_request_lost(void **state)
   simty_kernel *k;
   assert_int_equal(simty_kernel_load(dev, KPATH("spin"), &k), 0);
   struct simty_launch_config cfg = {.nthreads = 16};
+  fake_device_set(&d, &d.drop_command, SIMTY_CMD_LAUNCH); /* not its WRITE */
   fake_device_set(&d, &d.drop_requests, SIMTY_SESSION_ATTEMPTS);
   assert_int_equal(simty_launch(k, &cfg), SIMTY_ELINK);
   assert_int_equal(d.executed[SIMTY_CMD_LAUNCH], 0);
