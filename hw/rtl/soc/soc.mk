@@ -184,9 +184,22 @@ $(SOC_OUT)/seq_%/Vsimty_block_seq_tb: $(SOC_SIM_DIR)/simty_block_seq_tb.v $(SOC_
 soc-seq-test: $(SOC_SEQ_TBS)
 	@for tb in $(SOC_SEQ_TBS); do $$tb || exit 1; done
 
+# ---- byte-enable RAM bench: direct and registered write port (WREG) ----
+SOC_RAM_TBS := $(foreach w,0 1,$(SOC_OUT)/ram_wreg$(w)/Vsimty_ram_be_tb)
+
+$(SOC_OUT)/ram_wreg%/Vsimty_ram_be_tb: $(SOC_SIM_DIR)/simty_ram_be_tb.v $(SOC_RTL_DIR)/simty_ram_be.v
+	@mkdir -p $(@D)
+	$(VERILATOR) --binary --timing -Wno-fatal -Wno-WIDTH -Mdir $(@D)/obj \
+	  -MAKEFLAGS "-s" --top-module simty_ram_be_tb -GWREG=$* \
+	  -o $(abspath $@) $^ >/dev/null
+
+.PHONY: soc-ram-test
+soc-ram-test: $(SOC_RAM_TBS)
+	@for tb in $(SOC_RAM_TBS); do $$tb || exit 1; done
+
 TEST_SUITES += soc
 .PHONY: test-soc
-test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test soc-seq-test
+test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test soc-seq-test soc-ram-test
 
 # ---- the simulated board: build/bin/simty-sim ----
 # One Verilated SoC per WARPSxLANES configuration and waveform kind:
