@@ -172,6 +172,13 @@ module simty_membership #(
         mask_mem_q = {LANES{1'b0}};
         leader_q = {LANE_BITS{1'b0}};
       end
+      // The copy is HCT1's mask and its leader, read for the same warp in
+      // the same cycle: they agree whenever MB uses them.
+      always @(posedge clk_i)
+        if (!rst_i && match_o &&
+            (mask_mem_q != h1[LANES-1:0] || leader_q != lowest(h1[LANES-1:0])))
+          $fatal(1, "simty_membership: MB's mask copy %h / leader %0d differ from HCT1's mask %h",
+                 mask_mem_q, leader_q, h1[LANES-1:0]);
 `endif
       assign mask_mem_o = mask_mem_q;
       assign leader_o = leader_q;
