@@ -115,6 +115,17 @@ bench: bench-kernels simty-sim $(foreach c,$(BENCH_SIM_CONFIGS),simty-sim-$(c))
 	  --model-configs '$(call bench_list,$(BENCH_MODEL_CONFIGS))' \
 	  --sim-configs '$(call bench_list,$(BENCH_SIM_CONFIGS))'
 
+# What the `rotate` memory crossbar costs on the model (docs/performance.md,
+# "The crossbars"): the catalog at its small sizes, and the examples
+# outside it (their default sizes), under xbar=full and xbar=rotate.
+BENCH_XBAR_CONFIGS ?= 1x32 2x32 8x8
+BENCH_XBAR_EXTRA := vecadd saxpy reduction_atomic histogram_atomic
+.PHONY: bench-xbar
+bench-xbar: bench-kernels
+	python3 bench/xbar_cost.py $(BENCH_RUN_ARGS) \
+	  $(foreach e,$(BENCH_XBAR_EXTRA),--kernel $(e)=$(EXAMPLE_BIN_DIR)/$(e):) \
+	  --configs '$(call bench_list,$(BENCH_XBAR_CONFIGS))'
+
 # The report's Python: Debian's (python3-matplotlib), whatever else is first
 # on PATH.
 BENCH_PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
