@@ -172,7 +172,7 @@ rtl_tb_verilate = tmp=$(dir $(2))$(3).$$$$; rm -rf $$tmp && \
     -DSIMTY_TB_CODE_SIZE=$(RTL_TB_CODE_SIZE)u \
     -DSIMTY_TB_DATA_SIZE=$(RTL_TB_DATA_SIZE)u \
     -I$(CURDIR)/hw/arch -I$(CURDIR)/$(RTL_TB_DIR)" \
-  $(RTL_TB_INC) $(RTL_TB_CORE_SRCS) $(RTL_TB_DIR)/simty_tb_top.v \
+  $(RTL_TB_INC) -I$(RTL_TB_DIR) $(RTL_TB_CORE_SRCS) $(RTL_TB_DIR)/simty_tb_top.v \
   $(CURDIR)/$(RTL_TB_DIR)/simty_tb_main.cpp \
   $(abspath $(RTL_TB_C_OBJS)) -o $(abspath $(2)).$$$$ > $$tmp.log 2>&1 && \
   $(if $(5),{ echo "PGO: training on $(5)"; \
