@@ -628,8 +628,8 @@ def run_one(args, builder, test, variant, W, L):
     if not ok:
         return False, why
     for policy in args.policies:
-        ok, why = same_results(cmd, ["--policy", policy], policy, result,
-                               dumps, L, timeout)
+        ok, why = same_results(cmd, ["--policy", policy], result, dumps, L,
+                               timeout)
         if not ok:
             return False, "--policy %s: %s" % (policy, why)
     # Another crossbar kind changes the cycles, so the order in which
@@ -638,7 +638,7 @@ def run_one(args, builder, test, variant, W, L):
     order_dependent = any(k == "order-dependent" for k, _, _ in directives)
     for xbar in args.xbars:
         ok, why = same_results(
-            cmd, ["--xbar", xbar], None, result, dumps, L, timeout,
+            cmd, ["--xbar", xbar], result, dumps, L, timeout,
             (lambda r: check_expects(r, ("expect", "expect-all")))
             if order_dependent else None)
         if not ok:
@@ -646,21 +646,21 @@ def run_one(args, builder, test, variant, W, L):
     return True, ""
 
 
-def same_results(cmd, extra, policy, ref, dumps, L, timeout, expects=None):
-    """Rerun `cmd` under another reconvergence policy (a model-only
-    option): the exit code, every dump, each thread's console lines and
-    the per-thread counters (thread_insts, mem_requests) must equal the
-    default policy's `ref`; only the schedule may differ. A faulting run
+def same_results(cmd, extra, ref, dumps, L, timeout, expects=None):
+    """Rerun `cmd` with the model-only options `extra` (--policy P,
+    another reconvergence policy, or --xbar K, another memory crossbar
+    kind, which only changes which lanes share a transaction): the exit
+    code, every dump, each thread's console lines and the per-thread
+    counters (thread_insts, mem_requests) must equal the default run's
+    `ref`; only the schedule may differ. A faulting run
     only has to fault too (which lane faults first is schedule). The
     reconvergence witnesses (simt.h's witness(), dumped as `wit`) count
     how often a path passes a point: schedule, not results. The ipdom
     stack may hold up to 2 * L - 1 entries beyond the two hot ones.
-    `extra` are the options of the rerun (--policy P, or --xbar K: the
-    memory crossbar kind, which only changes which lanes share a
-    transaction); `policy` names the policy rerun, None for others.
     `expects`, if given, replaces the comparisons with `ref` (a test
     whose results depend on the order of warps): it checks the rerun's
     result alone."""
+    ipdom = extra == ["--policy", "ipdom"]
     cmd = cmd[:-1] + extra + [cmd[-1]]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -670,17 +670,17 @@ def same_results(cmd, extra, policy, ref, dumps, L, timeout, expects=None):
     result, problems = parse_output(proc.stdout, proc.stderr, dumps)
     result["exit_code"] = proc.returncode
     if proc.returncode != ref["exit_code"]:
-        return False, "exit code %d, default policy %d (%s)" % (
+        return False, "exit code %d, default run %d (%s)" % (
             proc.returncode, ref["exit_code"], proc.stderr.strip()[:200])
     if ref["exit_code"] != 0:
         return True, ""
     if problems:
         return False, problems[0]
     problems = [p for p in counter_invariants(result, L)
-                if not (policy == "ipdom" and "cct_peak" in p)]
+                if not (ipdom and "cct_peak" in p)]
     if problems:
         return False, problems[0]
-    if policy == "ipdom" and result["counters"]["cct_peak"] > 2 * L - 1:
+    if ipdom and result["counters"]["cct_peak"] > 2 * L - 1:
         return False, "cct_peak %d > 2 * L - 1" % result["counters"]["cct_peak"]
     if expects is not None:
         return expects(result)
@@ -691,12 +691,12 @@ def same_results(cmd, extra, policy, ref, dumps, L, timeout, expects=None):
             i = next(i for i, (a, b) in enumerate(
                 zip(values, result["dumps"].get(name, []) + [None] * len(values)))
                 if a != b)
-            return False, "dump %s[%d] differs from the default policy's" % (name, i)
+            return False, "dump %s[%d] differs from the default run's" % (name, i)
     if result["console"] != ref["console"]:
-        return False, "console lines differ from the default policy's"
+        return False, "console lines differ from the default run's"
     for c in ("thread_insts", "mem_requests"):
         if result["counters"].get(c) != ref["counters"].get(c):
-            return False, "%s = %s, default policy %s" % (
+            return False, "%s = %s, default run %s" % (
                 c, result["counters"].get(c), ref["counters"].get(c))
     return True, ""
 
