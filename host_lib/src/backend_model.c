@@ -9,8 +9,9 @@
  * (defaults 4 x 4, 64 KiB code, 1 MiB data, like the simulated board;
  * RV32I, no race checker, round robin, Simty's reconvergence rule, the
  * full memory crossbar, no statistics). xbar selects the crossbar kind
- * (docs/architecture.md section 3, "Crossbar kind"). isa is an ISA string such as rv32ima_zicntr; racecheck=1
- * reports data races on stderr; seed=N > 0 issues warps in a random order
+ * (docs/architecture.md section 3, "Crossbar kind"). isa is an ISA
+ * string such as rv32ima_zicntr; racecheck=1 reports data races on
+ * stderr; seed=N > 0 issues warps in a random order
  * drawn from N (docs/architecture.md 7); policy selects a reconvergence
  * policy (a model-only study option, docs/architecture.md "Reconvergence
  * policies"); stats=PATH appends one JSON line per launch (counters and

@@ -15,8 +15,8 @@
  * Typical use:
  *
  *     simty_model *m;
- *     simty_model_create(&(struct simty_model_config){4, 4, 0, 0, SIMTY_XBAR_FULL},
- *                        &m);
+ *     simty_model_create(&(struct simty_model_config){
+ *         .warps = 4, .lanes = 4, .xbar = SIMTY_XBAR_FULL}, &m);
  *     simty_model_write(m, addr, bytes, len);           // load segments
  *     simty_model_launch(m, &(struct simty_model_launch_params){
  *         .entry = elf_entry, .nthreads = 64, .stack_log2 = 10,
