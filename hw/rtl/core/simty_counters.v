@@ -26,8 +26,16 @@
 // walk's write-back sets the bit, so after a clear every high part is zero
 // at once although the RAM is rewritten over the next N cycles.
 //
-// Read. When the walk is at the selected counter, {high + pending carry,
-// low} (all of the same cycle) is latched into value_o and the latched
+// Events. The inputs are registered (ev_q) before they reach the low
+// parts' adders, so nothing in the core's memory and branch stages ends at
+// a counter adder. An event of cycle t is in the register during t + 1;
+// clear_i drops the register with the rest, and the read port adds the
+// registered increment (below), so what a read sees is the same as if the
+// events were added in their own cycle.
+//
+// Read. When the walk is at the selected counter, {high + pending carry +
+// the carry of this cycle's sum, low part + registered increment} (all of
+// the same cycle) is latched into value_o and the latched
 // index is remembered; valid_o is 1 while that index equals sel_i, and the
 // latch is dropped in the first cycle it does not (so a selection that
 // returns to the latched index waits for a fresh visit). The latch is
@@ -80,25 +88,50 @@ module simty_counters #(
 
   wire clr = rst_i || clear_i;
 
+  // ---- Events, registered ----
+  reg               busy_q, issue_q, exec_q, divergent_q, smerge_q;
+  reg               replay_mem_q, replay_ind_q, mem_q, peak_valid_q;
+  reg               uniform_q, affine_q;
+  reg [1:0]         merges_q;
+  reg [LANE_BITS:0] threads_q, requests_q, peak_in_q;
+  always @(posedge clk_i) begin
+    if (clr) begin
+      busy_q <= 1'b0; issue_q <= 1'b0; exec_q <= 1'b0;
+      divergent_q <= 1'b0; smerge_q <= 1'b0; merges_q <= 2'd0;
+      replay_mem_q <= 1'b0; replay_ind_q <= 1'b0; mem_q <= 1'b0;
+      peak_valid_q <= 1'b0; uniform_q <= 1'b0; affine_q <= 1'b0;
+      threads_q <= {(LANE_BITS+1){1'b0}};
+      requests_q <= {(LANE_BITS+1){1'b0}};
+    end else begin
+      busy_q <= busy_i; issue_q <= issue_i; exec_q <= exec_i;
+      divergent_q <= divergent_i; smerge_q <= smerge_i; merges_q <= merges_i;
+      replay_mem_q <= replay_mem_i; replay_ind_q <= replay_ind_i;
+      mem_q <= mem_i; peak_valid_q <= peak_valid_i;
+      uniform_q <= uniform_i; affine_q <= affine_i;
+      threads_q <= threads_i; requests_q <= requests_i;
+    end
+    peak_in_q <= peak_i;
+  end
+
   // Increment of each counter this cycle, one wire per counter, read by
   // its generate block with a constant index: no table for synthesis,
   // and no function call for Verilator (which evaluates those through
   // stored temporaries). cct_peak's is zero and unused (a max, not a sum).
   wire [LO-1:0] inc_v [0:N-1];
-  assign inc_v[SIMTY_CTR_cycles]             = {{(LO-1){1'b0}}, busy_i};
-  assign inc_v[SIMTY_CTR_warp_insts]         = {{(LO-1){1'b0}}, exec_i};
-  assign inc_v[SIMTY_CTR_thread_insts]       = {{(LO-LANE_BITS-1){1'b0}}, threads_i};
-  assign inc_v[SIMTY_CTR_divergent_branches] = {{(LO-1){1'b0}}, divergent_i};
-  assign inc_v[SIMTY_CTR_path_merges]        = {{(LO-2){1'b0}}, merges_i} +
-                                               {{(LO-1){1'b0}}, smerge_i};
-  assign inc_v[SIMTY_CTR_replays_mem]        = {{(LO-1){1'b0}}, replay_mem_i};
-  assign inc_v[SIMTY_CTR_replays_indirect]   = {{(LO-1){1'b0}}, replay_ind_i};
-  assign inc_v[SIMTY_CTR_mem_requests]       = {{(LO-LANE_BITS-1){1'b0}}, requests_i};
-  assign inc_v[SIMTY_CTR_mem_transactions]   = {{(LO-1){1'b0}}, mem_i};
-  assign inc_v[SIMTY_CTR_sched_idle_cycles]  = {{(LO-1){1'b0}}, busy_i && !issue_i};
+  assign inc_v[SIMTY_CTR_cycles]             = {{(LO-1){1'b0}}, busy_q};
+  assign inc_v[SIMTY_CTR_warp_insts]         = {{(LO-1){1'b0}}, exec_q};
+  assign inc_v[SIMTY_CTR_thread_insts]       = {{(LO-LANE_BITS-1){1'b0}}, threads_q};
+  assign inc_v[SIMTY_CTR_divergent_branches] = {{(LO-1){1'b0}}, divergent_q};
+  assign inc_v[SIMTY_CTR_path_merges]        = {{(LO-2){1'b0}}, merges_q} +
+                                               {{(LO-1){1'b0}}, smerge_q};
+  assign inc_v[SIMTY_CTR_replays_mem]        = {{(LO-1){1'b0}}, replay_mem_q};
+  assign inc_v[SIMTY_CTR_replays_indirect]   = {{(LO-1){1'b0}}, replay_ind_q};
+  assign inc_v[SIMTY_CTR_mem_requests]       = {{(LO-LANE_BITS-1){1'b0}}, requests_q};
+  assign inc_v[SIMTY_CTR_mem_transactions]   = {{(LO-1){1'b0}}, mem_q};
+  assign inc_v[SIMTY_CTR_sched_idle_cycles]  = {{(LO-1){1'b0}}, busy_q && !issue_q};
   assign inc_v[SIMTY_CTR_cct_peak]           = {LO{1'b0}};
-  assign inc_v[SIMTY_CTR_uniform_vectors]    = {{(LO-1){1'b0}}, uniform_i};
-  assign inc_v[SIMTY_CTR_affine_vectors]     = {{(LO-1){1'b0}}, affine_i};
+  assign inc_v[SIMTY_CTR_uniform_vectors]    = {{(LO-1){1'b0}}, uniform_q};
+  assign inc_v[SIMTY_CTR_affine_vectors]     = {{(LO-1){1'b0}}, affine_q};
 
   // ---- Walk: read entry rd_q, write back entry wr_q (read last cycle) ----
   reg  [RB-1:0] rd_q, wr_q;
@@ -114,9 +147,11 @@ module simty_counters #(
   end
 
   // ---- Low parts, pending carries, written bits (per counter) ----
-  // lo_v is the low part as read (cct_peak: the peak register).
+  // lo_v is the low part as read: with the registered increment added
+  // (cct_peak: the peak register, or the registered peak if larger); cy_v
+  // is that sum's carry, which the flag takes at the end of the cycle.
   wire [LO-1:0] lo_v [0:N-1];
-  wire [N-1:0]  cp_v;
+  wire [N-1:0]  cp_v, cy_v;
   reg  [N-1:0]  wrt_q;
   reg  [LANE_BITS:0] peak_q;
 
@@ -124,11 +159,14 @@ module simty_counters #(
   generate
     for (c = 0; c < N; c = c + 1) begin : gen_ctr
       if (c == PEAK) begin : gen_peak
-        assign lo_v[c] = {{(LO-LANE_BITS-1){1'b0}}, peak_q};
+        wire [LANE_BITS:0] peak_now =
+          (peak_valid_q && peak_in_q > peak_q) ? peak_in_q : peak_q;
+        assign lo_v[c] = {{(LO-LANE_BITS-1){1'b0}}, peak_now};
         assign cp_v[c] = 1'b0;
+        assign cy_v[c] = 1'b0;
         always @(posedge clk_i) begin
           if (clr) peak_q <= {(LANE_BITS+1){1'b0}};
-          else if (peak_valid_i && peak_i > peak_q) peak_q <= peak_i;
+          else peak_q <= peak_now;
         end
       end else begin : gen_sum
         reg [LO-1:0] lo_q;
@@ -145,8 +183,9 @@ module simty_counters #(
             else if (wr_q == c) cp_q <= 1'b0;
           end
         end
-        assign lo_v[c] = lo_q;
+        assign lo_v[c] = sum[LO-1:0];
         assign cp_v[c] = cp_q;
+        assign cy_v[c] = sum[LO];
       end
       always @(posedge clk_i) begin
         if (clr) wrt_q[c] <= 1'b0;
@@ -174,6 +213,10 @@ module simty_counters #(
   );
 
   // ---- Read port ----
+  // The high part as of this cycle's sum: the walk's write-back value plus
+  // the carry the low part produces now (never both a pending flag and a
+  // new carry, see "Exactness"; the sum covers it anyway).
+  wire [HI-1:0] hi_rd_now = hi_new + {{(HI-1){1'b0}}, cy_v[wr_q]};
   wire       in_range = {1'b0, sel_i} < NSEL;
   reg  [3:0] vsel_q;
   reg        vok_q;
@@ -183,7 +226,7 @@ module simty_counters #(
     end else if (!in_range || wr_q == sel_i) begin
       vok_q <= 1'b1;
       vsel_q <= sel_i;
-      value_o <= in_range ? {hi_new, lo_v[wr_q]} : 64'd0;
+      value_o <= in_range ? {hi_rd_now, lo_v[wr_q]} : 64'd0;
     end else if (vsel_q != sel_i) begin
       vok_q <= 1'b0;   // never valid again on a latch gone stale
     end

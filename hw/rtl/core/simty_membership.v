@@ -52,6 +52,11 @@ module simty_membership #(
   // sits between the mask and the line select.
   output wire [LANES-1:0]      mask_mem_o,
   output wire [LANE_BITS-1:0]  leader_o,
+  // Another copy of both for the branch unit (its outcome masks feed the
+  // merge below): with HOT_LUTRAM from flip-flops of their own, placed
+  // near their consumers rather than shared with the memory stage's.
+  output wire [LANES-1:0]      mask_br_o,
+  output wire [LANE_BITS-1:0]  leader_br_o,
   output wire [7:0]            depth_o,
   output wire                  lost_o,       // HCT read lost: replay (never: 0)
   // Outcome (valid when commit_i)
@@ -157,13 +162,15 @@ module simty_membership #(
       // being read is not seen, as with HCT1 (SAME_CYCLE = 0).
       (* ram_style = "distributed", no_rw_check *)
       reg [LANES-1:0] mm_q [0:WARPS-1];
-      (* keep *) reg [LANES-1:0] mask_mem_q;
-      (* keep *) reg [LANE_BITS-1:0] leader_q;
+      (* keep *) reg [LANES-1:0] mask_mem_q, mask_br_q;
+      (* keep *) reg [LANE_BITS-1:0] leader_q, leader_br_q;
       wire [LANES-1:0] mm_rd = mm_q[ex_warp_i];
       always @(posedge clk_i) begin
         if (h1_we) mm_q[h1_wa] <= h1_wd[LANES-1:0];
         mask_mem_q <= mm_rd;
         leader_q <= lowest(mm_rd);
+        mask_br_q <= mm_rd;
+        leader_br_q <= lowest(mm_rd);
       end
 `ifndef SYNTHESIS
       integer k;
@@ -171,20 +178,27 @@ module simty_membership #(
         for (k = 0; k < WARPS; k = k + 1) mm_q[k] = {LANES{1'b0}};
         mask_mem_q = {LANES{1'b0}};
         leader_q = {LANE_BITS{1'b0}};
+        mask_br_q = {LANES{1'b0}};
+        leader_br_q = {LANE_BITS{1'b0}};
       end
       // The copy is HCT1's mask and its leader, read for the same warp in
       // the same cycle: they agree whenever MB uses them.
       always @(posedge clk_i)
         if (!rst_i && match_o &&
-            (mask_mem_q != h1[LANES-1:0] || leader_q != lowest(h1[LANES-1:0])))
-          $fatal(1, "simty_membership: MB's mask copy %h / leader %0d differ from HCT1's mask %h",
-                 mask_mem_q, leader_q, h1[LANES-1:0]);
+            (mask_mem_q != h1[LANES-1:0] || leader_q != lowest(h1[LANES-1:0]) ||
+             mask_br_q != h1[LANES-1:0] || leader_br_q != lowest(h1[LANES-1:0])))
+          $fatal(1, "simty_membership: MB's mask copies %h %h / leaders %0d %0d differ from HCT1's mask %h",
+                 mask_mem_q, mask_br_q, leader_q, leader_br_q, h1[LANES-1:0]);
 `endif
       assign mask_mem_o = mask_mem_q;
       assign leader_o = leader_q;
+      assign mask_br_o = mask_br_q;
+      assign leader_br_o = leader_br_q;
     end else begin : gen_mask_same
       assign mask_mem_o = h1[LANES-1:0];
       assign leader_o = lowest(h1[LANES-1:0]);
+      assign mask_br_o = h1[LANES-1:0];
+      assign leader_br_o = lowest(h1[LANES-1:0]);
     end
   endgenerate
   assign depth_o  = h1[PW-2 -: 8];

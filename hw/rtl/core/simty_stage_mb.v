@@ -229,6 +229,8 @@ module simty_stage_mb #(
   wire [7:0]       mdepth;
   wire [LANES-1:0] mmask_mem;    // mmask from the memory stage's own flops
   wire [LANE_BITS-1:0] leader;   // lowest lane of mmask (simty_membership)
+  wire [LANES-1:0]     mmask_br;  // the branch unit's copies of both
+  wire [LANE_BITS-1:0] leader_br;
 
   // ------------------------------------------------------------------
   // Memory arbiter and the DATA port
@@ -308,10 +310,14 @@ module simty_stage_mb #(
   wire [31:0]          br_faddr, br_fpc;
   wire                 divergent, replay_ind, replay_mem;
 
+  // The lanes a memory access serves, again from the branch unit's own
+  // leader and mask (simty_mem computes the same set as served).
+  wire [LANES-1:0] served_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
+
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
                  .PCW(PCW)) u_branch (
-    .mask_i        (mmask),
-    .leader_i      (leader),
+    .mask_i        (mmask_br),
+    .leader_i      (leader_br),
     .pc_i          (mb_pc_q),
     .pc_full_i     (`SIMTY_FULL_PC(mb_pc_q)),
     .pc4_i         (mb_pc4),
@@ -332,7 +338,7 @@ module simty_stage_mb #(
     .lt_i          (mb_lt_q),
     .ltu_i         (mb_ltu_q),
     .res_i         (mb_res_q),
-    .served_i      (served),
+    .served_i      (served_br),
     .x_valid_o     (x_valid),
     .x_pc_o        (x_pc),
     .x_depth_o     (x_depth),
@@ -386,6 +392,8 @@ module simty_stage_mb #(
     .mask_o        (mmask),
     .mask_mem_o    (mmask_mem),
     .leader_o      (leader),
+    .mask_br_o     (mmask_br),
+    .leader_br_o   (leader_br),
     .depth_o       (mdepth),
     .lost_o        (lost),
     .commit_i      (exec_ok),
