@@ -199,6 +199,14 @@ $(RTL_TB_OUT)/core_%/simty-rtl-wave: $(RTL_TB_DEPS)
 	@echo "VERILATE $@ ($(RTL_WAVE_FORMAT))"
 	@$(call rtl_tb_verilate,$*,$@,obj-wave,$(if $(filter fst,$(RTL_WAVE_FORMAT)),--trace-fst,--trace))
 
+# The rotate crossbar (simty_core XBAR=1): core_WxL_rotate/simty-rtl,
+# built without profile-guided optimisation (only the rotate rtl-diff
+# runs it). `--xbar rotate` is its only accepted --xbar.
+$(RTL_TB_OUT)/core_%_rotate/simty-rtl: $(RTL_TB_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@ (XBAR=1)"
+	@$(call rtl_tb_verilate,$*,$@,obj,-GXBAR=1 -CFLAGS -DSIMTY_TB_XBAR=1,)
+
 RTL_SIMS := $(foreach c,$(RTL_TB_CONFIGS),$(RTL_TB_OUT)/core_$(c)/simty-rtl)
 
 .PHONY: rtl-sims
@@ -210,6 +218,10 @@ rtl-sims: $(RTL_SIMS)
 # failure written up in tests/rtl/FINDINGS.md.
 RTL_SUITE_CONFIGS ?= 1x4,4x4,8x8,2x32
 RTL_RANDOM_CONFIGS ?= 1x4,4x4,8x8,2x32
+# rtl-diff of the rotate crossbar (core_WxL_rotate against the model's
+# --xbar rotate)
+RTL_ROTATE_CONFIGS ?= 8x8,2x32
+RTL_ROTATE_SUITE ?= isa,simt
 SEEDS ?= 20
 FIRST_SEED ?= 1
 RTL_TEST_JOBS ?= 2
@@ -233,13 +245,18 @@ $(BUILD)/tests/rtl/repro/%.elf: tests/rtl/repro/%.S $(KERNEL_RUNTIME)
 
 TEST_SUITES += rtl-diff
 test-rtl-diff: $(call rtl_sims_for,$(RTL_SUITE_CONFIGS)) $(KERNEL_RUNTIME) \
-    $(SIMTY_MODEL) $(RTL_REPRO_ELFS)
+    $(SIMTY_MODEL) $(RTL_REPRO_ELFS) \
+    $(foreach c,$(subst $(comma), ,$(RTL_ROTATE_CONFIGS)),$(RTL_TB_OUT)/core_$(c)_rotate/simty-rtl)
 	python3 tests/rtl/rtl_diff.py --configs $(RTL_SUITE_CONFIGS) \
 	  --suite isa,simt --jobs $(RTL_TEST_JOBS) --keep-going $(RTL_TEST_PATHS) \
 	  --model $(SIMTY_MODEL) --build-dir $(BUILD)/tests/rtl-diff
 	python3 tests/rtl/rtl_diff.py --configs $(RTL_SUITE_CONFIGS) --threads 8 \
 	  --jobs $(RTL_TEST_JOBS) --keep-going $(RTL_TEST_PATHS) \
 	  --model $(SIMTY_MODEL) $(RTL_REPRO_ELFS)
+	python3 tests/rtl/rtl_diff.py --configs $(RTL_ROTATE_CONFIGS) --xbar rotate \
+	  --suite $(RTL_ROTATE_SUITE) --jobs $(RTL_TEST_JOBS) --keep-going \
+	  --rtl '$(RTL_TB_OUT)/core_{W}x{L}_rotate/simty-rtl' --cc $(SIMTY_CC) \
+	  --model $(SIMTY_MODEL) --build-dir $(BUILD)/tests/rtl-diff
 
 TEST_SUITES += rtl-random
 test-rtl-random: $(call rtl_sims_for,$(RTL_RANDOM_CONFIGS)) $(KERNEL_RUNTIME) $(SIMTY_MODEL)

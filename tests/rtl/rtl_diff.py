@@ -17,6 +17,8 @@ object), and compares:
 
     rtl_diff.py --configs 4x4,8x8 --suite isa,simt       # runner suites
     rtl_diff.py --configs 4x4 --threads 40 k1.elf k2.elf  # given kernels
+    rtl_diff.py --configs 8x8 --xbar rotate --suite simt \
+        --rtl 'build/rtl/core_{W}x{L}_rotate/simty-rtl'     # rotate crossbar
 
 Kernels of the runner suites (tests/kernels/) are built and run with the
 options of their header directives (threads, args, stack-log2, options);
@@ -301,6 +303,8 @@ def main():
     ap.add_argument("--build-dir", default=os.path.join(
         "build", "tests", "rtl-diff"))
     ap.add_argument("--threads", help="for kernels given as files")
+    ap.add_argument("--xbar", help="crossbar kind, given to both as --xbar "
+                    "(the RTL binary must be built with it)")
     ap.add_argument("--rtl-option", action="append", default=[],
                     help="extra option for the RTL only (e.g. +console-stall)")
     ap.add_argument("-k", dest="filters", action="append", default=[])
@@ -330,6 +334,8 @@ def main():
                 kernel, elf, opts = suite_options(builder, test, variant, W, L)
                 order = any(k == "order-dependent"
                             for k, _, _ in test.directives(variant))
+            if args.xbar:
+                opts = opts + ["--xbar", args.xbar]
             rtl = args.rtl.replace("{W}", str(W)).replace("{L}", str(L))
             with tempfile.TemporaryDirectory(prefix="rtl-diff-") as tmp:
                 return diff_kernel(args.model, rtl, kernel, elf, W, L, opts,
@@ -343,7 +349,8 @@ def main():
         futures = [pool.submit(work, j) for j in jobs]
         for job, fut in zip(jobs, futures):
             why = fut.result()
-            label = "%s @%dx%d" % (job[0], job[3], job[4])
+            label = "%s @%dx%d%s" % (job[0], job[3], job[4],
+                                     " --xbar " + args.xbar if args.xbar else "")
             if why is None:
                 passed += 1
                 print("PASS %s" % label, flush=True)

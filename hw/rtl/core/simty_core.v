@@ -37,7 +37,12 @@ module simty_core #(
   parameter integer IBUF_DEPTH = 2,
   // Return address stack entries per warp in fetch (0: returns are not
   // predicted; docs/core.md "Fetch / predecode")
-  parameter integer RAS_DEPTH = 4
+  parameter integer RAS_DEPTH = 4,
+  // Memory crossbar kind (docs/architecture.md section 3, "Crossbar
+  // kind"): 0 full (any lane to any word of the line), 1 rotate (the
+  // lanes at one rotation of the line or at the leader's word; docs/
+  // core.md "Memory arbiter")
+  parameter integer XBAR = 0
 ) (
   input  wire clk_i,
   input  wire rst_i,
@@ -442,10 +447,12 @@ module simty_core #(
   wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
+  wire [LANE_BITS*LANES-1:0] ex_pword, ex_prot;
 
   simty_stage_ex #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .PCW(PCW),
                    .EPOCH_BITS(EPOCH_BITS), .RSB(RSB), .CODE_BASE(CODE_BASE),
-                   .DATA_SIZE(DATA_SIZE), .EXT_M(EXT_M), .EXT_A(EXT_A)) u_ex (
+                   .DATA_SIZE(DATA_SIZE), .EXT_M(EXT_M), .EXT_A(EXT_A),
+                   .LANE_BITS(LANE_BITS), .XBAR(XBAR)) u_ex (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
     .stack_log2_i   (launch_stack_log2_i),
@@ -532,7 +539,9 @@ module simty_core #(
     .ex_ovf_o       (ex_ovf),
     .ex_stk_o       (ex_stk),
     .ex_same_o      (ex_same),
-    .ex_pline_o     (ex_pline)
+    .ex_pline_o     (ex_pline),
+    .ex_pword_o     (ex_pword),
+    .ex_prot_o      (ex_prot)
   );
 
   // ------------------------------------------------------------------
@@ -550,6 +559,8 @@ module simty_core #(
   wire [31:0]          mb_link_val;
   wire                 exec_ok;      // commits this cycle
   wire [LANES-1:0]     retire_mask, served;
+  wire [LANE_BITS-1:0] mb_rot, mb_bword;   // XBAR = 1: for the gather
+  wire [LANES-1:0]     mb_bc;
   wire [31:0]          mem_addr;
   wire                 ended_now, sorter_busy;
   wire [LANE_BITS:0]   ev_threads, ev_requests, ev_peak;
@@ -567,7 +578,7 @@ module simty_core #(
   simty_stage_mb #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
                    .LANE_BITS(LANE_BITS), .PCW(PCW), .EPOCH_BITS(EPOCH_BITS), .RSB(RSB),
                    .RAS_DEPTH(RAS_DEPTH), .CODE_SIZE(CODE_SIZE),
-                   .HOT_LUTRAM(HOT_LUTRAM)) u_mb (
+                   .HOT_LUTRAM(HOT_LUTRAM), .XBAR(XBAR)) u_mb (
     .clk_i            (clk_i),
     .rst_i            (rst_i),
     .ex_valid_i       (ex_valid),
@@ -614,6 +625,8 @@ module simty_core #(
     .ex_stk_i         (ex_stk),
     .ex_same_i        (ex_same),
     .ex_pline_i       (ex_pline),
+    .ex_pword_i       (ex_pword),
+    .ex_prot_i        (ex_prot),
     .epochs_i         (epochs),
     .mb_valid_q       (mb_valid),
     .mb_warp_q        (mb_warp),
@@ -638,6 +651,9 @@ module simty_core #(
     .exec_ok_o        (exec_ok),
     .retire_mask_o    (retire_mask),
     .served_o         (served),
+    .rot_o            (mb_rot),
+    .bword_o          (mb_bword),
+    .bc_o             (mb_bc),
     .mem_addr_o       (mem_addr),
     .ended_o          (ended_now),
     .blocked_o        (blocked),
@@ -718,7 +734,7 @@ module simty_core #(
   wire uniform, affine, vclass_busy;
 
   simty_stage_wb #(.LANES(LANES), .LANE_BITS(LANE_BITS), .WARP_BITS(WARP_BITS),
-                   .PCW(PCW), .VCLASS(VCLASS)) u_gw (
+                   .PCW(PCW), .VCLASS(VCLASS), .XBAR(XBAR)) u_gw (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
     .mb_valid_i     (mb_valid),
@@ -736,6 +752,9 @@ module simty_core #(
     .mb_instret_i   (mb_instret),
     .mb_amo_i       (mb_amo),
     .mb_stk_i       (mb_stk),
+    .mb_rot_i       (mb_rot),
+    .mb_bword_i     (mb_bword),
+    .mb_bc_i        (mb_bc),
     .retire_mask_i  (retire_mask),
     .mb_link_val_i  (mb_link_val),
     .mb_res_i       (mb_res),

@@ -1,17 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_gather: gather stage. Distributes the words of the line read from
-// data memory to the lanes (any permutation, broadcast of one word) and
-// extracts and extends bytes and halfwords.
+// data memory to the lanes and extracts and extends bytes and halfwords.
+// With the full crossbar (XBAR = 0) a lane takes any word (its offset's
+// word bits select it: a LANES:1 multiplexer per lane); with the rotate
+// crossbar (XBAR = 1; docs/architecture.md 3, "Crossbar kind") lane l
+// takes word (l + r) mod LANES of the line rotated by r (LANE_BITS stages
+// of 2:1 multiplexers shared by all lanes) or the broadcast word w (one
+// LANES:1 multiplexer), a 2:1 select per lane (bc_i; simty_mem).
 `default_nettype none
 
 module simty_gather #(
   parameter integer LANES = 4,
-  parameter integer LS = 4                 // line shift: log2(4 * LANES)
+  parameter integer LS = 4,                // line shift: log2(4 * LANES)
+  parameter integer LANE_BITS = 2,
+  parameter integer XBAR = 0               // 0 full, 1 rotate
 ) (
   input  wire [32*LANES-1:0] line_i,
   input  wire [LS*LANES-1:0] off_i,        // byte offset in the line
   input  wire [1:0]          size_i,
   input  wire                uns_i,
+  input  wire [LANE_BITS-1:0] rot_i,       // XBAR = 1: the rotation r
+  input  wire [LANE_BITS-1:0] bword_i,     // the broadcast word w
+  input  wire [LANES-1:0]    bc_i,         // per lane: takes word w
   output reg  [32*LANES-1:0] data_o
 );
 
@@ -20,16 +30,48 @@ module simty_gather #(
   // offset 0 or 2: the low byte is the byte at the offset for every size,
   // bits 15:8 are the word's bits 15:8 or 31:24, and only the extension
   // depends on the size.
+  // The word each lane takes: words_x[32*l +: 32]
+  wire [32*LANES-1:0] words_x;
+  genvar g;
+  generate
+    if (XBAR == 0) begin : gen_full
+      for (g = 0; g < LANES; g = g + 1) begin : gen_lane
+        wire [LS-1:0] o = off_i[LS*g +: LS];
+        wire [31:0]   o32 = {{(32-LS){1'b0}}, o};
+        assign words_x[32*g +: 32] = line_i[32*(o32 >> 2) +: 32];
+      end
+      wire unused_rot = &{1'b0, rot_i, bword_i, bc_i};
+    end else begin : gen_rotate
+      // stage s: lane g takes word g + 2^s if rot_i[s]
+      reg [32*LANES-1:0] rx, ry;
+      integer gr, s;
+      always @* begin
+        rx = line_i;
+        for (s = 0; s < LANE_BITS; s = s + 1) begin
+          for (gr = 0; gr < LANES; gr = gr + 1)
+            ry[32*gr +: 32] = rot_i[s] ? rx[32*((gr + (1 << s)) % LANES) +: 32]
+                                       : rx[32*gr +: 32];
+          rx = ry;
+        end
+      end
+      wire [31:0] bw = line_i[32*bword_i +: 32];
+      for (g = 0; g < LANES; g = g + 1) begin : gen_lane
+        assign words_x[32*g +: 32] = bc_i[g] ? bw : rx[32*g +: 32];
+      end
+      // the word bits of the offsets: the rotation and bc_i replace them
+      wire unused_off = &{1'b0, off_i};
+    end
+  endgenerate
+
   integer l;
-  reg [LS-1:0] off;
-  reg [31:0]   word, off32;
+  reg [1:0]    off;
+  reg [31:0]   word;
   reg [7:0]    b0, b1;
   reg          ext;
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
-      off   = off_i[LS*l +: LS];
-      off32 = {{(32-LS){1'b0}}, off};
-      word  = line_i[32*(off32 >> 2) +: 32];
+      off   = off_i[LS*l +: 2];
+      word  = words_x[32*l +: 32];
       case (off[1:0])
         2'd0: b0 = word[7:0];
         2'd1: b0 = word[15:8];

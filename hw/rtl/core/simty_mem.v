@@ -8,11 +8,24 @@
 // in its own stack since it does not fault) is at physical word w * N + h
 // (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
 // computed.
+//
+// Crossbar kind (XBAR; docs/architecture.md 3, "Crossbar kind"). The
+// served set is the leader's row of same_i under both kinds: with the
+// rotate crossbar (XBAR = 1) simty_mem_pre's pair bits already require
+// the same word or the same rotation. Then with leader k at word w of
+// its line and rotation r = w - k (pword_i, prot_i at the leader), a
+// served lane is at word w (broadcast, bc_o) or at its rotation l + r,
+// and the store merge is a rotator of the lanes' data by r (LANE_BITS
+// stages of 2:1 multiplexers) for every word but w, plus for word w the
+// highest broadcast lane per byte (one LANES-wide pick per byte, not one
+// per byte of the line). r, w and bc_o go on to the load gather
+// (simty_gather), a rotator the other way plus a 2:1 select per lane.
 `default_nettype none
 
 module simty_mem #(
   parameter integer LANES = 4,
-  parameter integer LANE_BITS = 2
+  parameter integer LANE_BITS = 2,
+  parameter integer XBAR = 0                // 0 full, 1 rotate
 ) (
   input  wire                  valid_i,     // executes this cycle
   input  wire [LANES-1:0]      mask_i,
@@ -36,6 +49,9 @@ module simty_mem #(
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
   input  wire [LANES-1:0]      stk_i,       // in the stack area
   input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
+  // XBAR = 1: per lane its word in the line and its rotation (simty_mem_pre)
+  input  wire [LANE_BITS*LANES-1:0] pword_i,
+  input  wire [LANE_BITS*LANES-1:0] prot_i,
   output reg                   fault_o,
   output reg  [3:0]            fault_cause_o,
   output reg  [LANE_BITS-1:0]  fault_lane_o,
@@ -45,7 +61,12 @@ module simty_mem #(
   output wire                  dmem_en_o,
   output wire [31:0]           dmem_addr_o,
   output reg  [4*LANES-1:0]    dmem_be_o,
-  output reg  [32*LANES-1:0]   dmem_wdata_o
+  output reg  [32*LANES-1:0]   dmem_wdata_o,
+  // XBAR = 1, for the load gather: the rotation, the broadcast word, per
+  // lane whether it is at the broadcast word (XBAR = 0: zero)
+  output wire [LANE_BITS-1:0]  rot_o,
+  output wire [LANE_BITS-1:0]  bword_o,
+  output wire [LANES-1:0]      bc_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -53,7 +74,6 @@ module simty_mem #(
 // verilator lint_on UNUSEDPARAM
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
-  localparam [31:0]  WORD_MASK  = LANES - 1;
   // Each lane's physical line comes from simty_mem_pre (EX), registered:
   // the leader picks one, as it picked an address before.
   wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
@@ -88,63 +108,147 @@ module simty_mem #(
   assign dmem_en_o   = valid_i && (load_i || store_i) && !any_bad && !console_o;
   assign dmem_addr_o = lead_line << LINE_SHIFT;
 
-  // Store merge: for every byte of the line, the highest served lane
-  // whose store covers it wins (lanes apply in ascending order). Each
-  // lane's coverage (its byte enables in its word, its word in the line)
-  // depends on registered values only and settles while the leader is
-  // picked; per byte the candidates are `served & cover`, and the winner's
-  // index is found a bit at a time from the top (bit t: some candidate
-  // agrees with the bits above and has bit t set; LANE_BITS steps of OR
-  // reductions, not a chain of LANES conditional updates), then one mux
-  // by index per byte. A byte no lane covers is not enabled; its data is
-  // don't-care.
-  reg [32*LANES-1:0]   sd;    // per lane: store data, replicated
-  reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
-  reg [3:0]  lbe;             // the lane's byte enables in its word
-  reg [1:0]  sa;              // byte offset in the word
-  reg [31:0] wq;              // the lane's word in the line
-  integer q, jq, bq;
+  wire wr = dmem_en_o && store_i;
+  localparam integer LB = LANE_BITS;
+  // per lane: store data, replicated over the word; byte enables in its
+  // word (from registered values only: they settle while the leader is
+  // picked)
+  reg [32*LANES-1:0] sd;
+  reg [4*LANES-1:0]  lbe;
+  reg [1:0]          sa;
+  integer q;
   always @* begin
-    cov = {4*LANES*LANES{1'b0}};
     for (q = 0; q < LANES; q = q + 1) begin
       sa = addr_i[32*q +: 2];
       case (size_i)
-        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe = 4'b0001 << sa; end
-        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe = sa[1] ? 4'b1100 : 4'b0011; end
-        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe = 4'b1111; end
+        2'd0: begin sd[32*q +: 32] = {4{sdata_i[32*q +: 8]}};  lbe[4*q +: 4] = 4'b0001 << sa; end
+        2'd1: begin sd[32*q +: 32] = {2{sdata_i[32*q +: 16]}}; lbe[4*q +: 4] = sa[1] ? 4'b1100 : 4'b0011; end
+        default: begin sd[32*q +: 32] = sdata_i[32*q +: 32]; lbe[4*q +: 4] = 4'b1111; end
       endcase
-      wq = stk_i[q] ? q : (addr_i[32*q +: 32] >> 2) & WORD_MASK;
-      for (jq = 0; jq < LANES; jq = jq + 1)
-        for (bq = 0; bq < 4; bq = bq + 1)
-          cov[LANES*(4*jq + bq) + q] = wq == jq && lbe[bq];
     end
   end
-  wire wr = dmem_en_o && store_i;
-  localparam integer LB = LANE_BITS;
-  reg [LANES-1:0] cand;
-  reg [LB-1:0]    win;
-  reg             hit;
-  integer j, b, t, q2;   // one set of loop variables per block
-  always @* begin
-    dmem_be_o    = {4*LANES{1'b0}};
-    dmem_wdata_o = {32*LANES{1'b0}};
-    for (j = 0; j < LANES; j = j + 1)
-      for (b = 0; b < 4; b = b + 1) begin
-        cand = served_m & cov[LANES*(4*j + b) +: LANES];
-        // the highest candidate's index, a bit at a time from the top:
-        // bit t is set iff a candidate agrees with the bits above t and
-        // has bit t set
-        win = {LB{1'b0}};
-        for (t = LB - 1; t >= 0; t = t - 1) begin
-          hit = 1'b0;
-          for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-            if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
-              hit = hit | cand[q2];
-          win[t] = hit;
+
+  generate
+    if (XBAR == 0) begin : gen_full
+      // Store merge: for every byte of the line, the highest served lane
+      // whose store covers it wins (lanes apply in ascending order). Each
+      // lane's coverage (its byte enables in its word, its word in the
+      // line) depends on registered values only and settles while the
+      // leader is picked; per byte the candidates are `served & cover`,
+      // and the winner's index is found a bit at a time from the top (bit
+      // t: some candidate agrees with the bits above and has bit t set;
+      // LANE_BITS steps of OR reductions, not a chain of LANES conditional
+      // updates), then one mux by index per byte. A byte no lane covers
+      // is not enabled; its data is don't-care.
+      reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
+      localparam [31:0] WORD_MASK = LANES - 1;
+      reg [31:0] wq;              // the lane's word in the line
+      integer qc, jq, bq;
+      always @* begin
+        cov = {4*LANES*LANES{1'b0}};
+        for (qc = 0; qc < LANES; qc = qc + 1) begin
+          wq = stk_i[qc] ? qc : (addr_i[32*qc +: 32] >> 2) & WORD_MASK;
+          for (jq = 0; jq < LANES; jq = jq + 1)
+            for (bq = 0; bq < 4; bq = bq + 1)
+              cov[LANES*(4*jq + bq) + qc] = wq == jq && lbe[4*qc + bq];
         end
-        dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
-        dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
       end
-  end
+      reg [LANES-1:0] cand;
+      reg [LB-1:0]    win;
+      reg             hit;
+      integer j, b, t, q2;   // one set of loop variables per block
+      always @* begin
+        dmem_be_o    = {4*LANES{1'b0}};
+        dmem_wdata_o = {32*LANES{1'b0}};
+        for (j = 0; j < LANES; j = j + 1)
+          for (b = 0; b < 4; b = b + 1) begin
+            cand = served_m & cov[LANES*(4*j + b) +: LANES];
+            // the highest candidate's index, a bit at a time from the top:
+            // bit t is set iff a candidate agrees with the bits above t and
+            // has bit t set
+            win = {LB{1'b0}};
+            for (t = LB - 1; t >= 0; t = t - 1) begin
+              hit = 1'b0;
+              for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+                if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
+                  hit = hit | cand[q2];
+              win[t] = hit;
+            end
+            dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
+            dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
+          end
+      end
+      assign rot_o   = {LB{1'b0}};
+      assign bword_o = {LB{1'b0}};
+      assign bc_o    = {LANES{1'b0}};
+      wire unused_rot = &{1'b0, pword_i, prot_i};
+    end else begin : gen_rotate
+      // The leader's word w and rotation r; the lanes at word w.
+      wire [LB-1:0] w = pword_i[LB*leader_i +: LB];
+      wire [LB-1:0] r = prot_i[LB*leader_i +: LB];
+      reg  [LANES-1:0] bc;
+      integer qb;
+      always @*
+        for (qb = 0; qb < LANES; qb = qb + 1)
+          bc[qb] = pword_i[LB*qb +: LB] == w;
+      assign rot_o   = r;
+      assign bword_o = w;
+      assign bc_o    = bc;
+
+      // Rotator: line word j takes lane (j - r) mod LANES, its data and
+      // its byte enables if it is served at its rotation (not at w: word
+      // w is the broadcast's below). Stage s moves by 2^s if r[s].
+      localparam integer RW = 32 + 4;        // {enables, data} per lane
+      reg [RW*LANES-1:0] rx, ry;
+      integer g, s;
+      always @* begin
+        for (g = 0; g < LANES; g = g + 1)
+          rx[RW*g +: RW] = {lbe[4*g +: 4] & {4{served_m[g] && !bc[g]}},
+                            sd[32*g +: 32]};
+        for (s = 0; s < LB; s = s + 1) begin
+          for (g = 0; g < LANES; g = g + 1)
+            ry[RW*g +: RW] = r[s] ? rx[RW*((g - (1 << s) + LANES) % LANES) +: RW]
+                                  : rx[RW*g +: RW];
+          rx = ry;
+        end
+      end
+      // Broadcast word: per byte, the highest served lane at w covering
+      // it (the index a bit at a time from the top, as in the full merge).
+      reg [LANES-1:0] cand;
+      reg [LB-1:0]    win;
+      reg             hit;
+      reg [3:0]       bbe;
+      reg [31:0]      bdata;
+      integer b, t, q2;
+      always @* begin
+        for (b = 0; b < 4; b = b + 1) begin
+          for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+            cand[q2] = served_m[q2] && bc[q2] && lbe[4*q2 + b];
+          win = {LB{1'b0}};
+          for (t = LB - 1; t >= 0; t = t - 1) begin
+            hit = 1'b0;
+            for (q2 = 0; q2 < LANES; q2 = q2 + 1)
+              if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
+                hit = hit | cand[q2];
+            win[t] = hit;
+          end
+          bbe[b] = cand != {LANES{1'b0}};
+          bdata[8*b +: 8] = sd[32*win + 8*b +: 8];
+        end
+      end
+      // Word w takes the broadcast, every other word the rotator.
+      integer j;
+      always @*
+        for (j = 0; j < LANES; j = j + 1)
+          if (w == j[LB-1:0]) begin
+            dmem_be_o[4*j +: 4]      = {4{wr}} & bbe;
+            dmem_wdata_o[32*j +: 32] = bdata;
+          end else begin
+            dmem_be_o[4*j +: 4]      = {4{wr}} & rx[RW*j + 32 +: 4];
+            dmem_wdata_o[32*j +: 32] = rx[RW*j +: 32];
+          end
+      wire unused_stk = &{1'b0, stk_i};
+    end
+  endgenerate
 
 endmodule

@@ -5,9 +5,10 @@
 // selects with the leader: for every lane its alignment, range and stack
 // guard checks, whether its word is the console's and whether it is in
 // the stack area, and for every pair of lanes whether their physical
-// addresses share a line. The leader (the lowest active lane, from HCT1's
-// mask in MB) then picks a row of precomputed bits instead of a 32-bit
-// address that every lane compares against.
+// addresses share a line (with the rotate crossbar: whether one
+// transaction can serve both, below). The leader (the lowest active lane,
+// from HCT1's mask in MB) then picks a row of precomputed bits instead
+// of a 32-bit address that every lane compares against.
 //
 // Stacks (docs/architecture.md section 3, "Stacks"): the area is the top
 // N << s bytes of DATA (N = WARPS * LANES, s = stack_log2; DATA_SIZE a
@@ -20,13 +21,26 @@
 // (bits [s + HB, DSB) of the address all set: an AND of a few bits) with
 // the launch's masks. That physical line (pline_o) is what the lane-pair
 // compares see, and what MB's leader picks for the transaction's address.
+//
+// Crossbar kind (XBAR, docs/architecture.md 3, "Crossbar kind"): with the
+// rotate crossbar (XBAR = 1) a lane l is served with leader k only if its
+// word of the line w_l is the leader's, w_k (broadcast), or its rotation,
+// w_l - l == w_k - k (mod LANES). Both are relations between two lanes,
+// so they fold into the lane-pair bits: same_o[k][l] is "same line, and
+// same word or same rotation", and MB's served set stays one row select
+// by the leader (simty_mem and the branch unit's copy alike). Per lane
+// its word (pword_o: the lane number in the stack area, else address bits
+// [2, LS)) and its rotation (prot_o: w_l - l) go to MB too, where the
+// leader's pick steers the store rotator and the load gather.
 `default_nettype none
 
 module simty_mem_pre #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter integer WARP_BITS = 2,
-  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,
+  parameter integer XBAR = 0,                // 0 full, 1 rotate
+  parameter integer LANE_BITS = (LANES > 1) ? $clog2(LANES) : 1
 ) (
   input  wire                     clk_i,
   input  wire [4:0]               stack_log2_i,  // launch constant
@@ -44,7 +58,11 @@ module simty_mem_pre #(
   output reg  [LANES*LANES-1:0]   same_o,
   // per lane its physical address's line bits (bits [LS, 32); below LS:
   // 0), for MB's transaction address
-  output reg  [32*LANES-1:0]      pline_o
+  output reg  [32*LANES-1:0]      pline_o,
+  // per lane its word in its physical line and its rotation (word - lane)
+  // mod LANES (WI bits each; 0 with one lane)
+  output reg  [LANE_BITS*LANES-1:0] pword_o,
+  output reg  [LANE_BITS*LANES-1:0] prot_o
 );
 // The contract include declares every constant; each block uses a few.
 // verilator lint_off UNUSEDPARAM
@@ -125,7 +143,10 @@ module simty_mem_pre #(
     end
   end
 
+  localparam [31:0] LMASK = LANES - 1;
+  localparam integer LB = LANE_BITS;
   reg [31:0] a, pl;
+  reg [LB-1:0] wl, dl;
   reg        in_data, area;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
@@ -153,11 +174,19 @@ module simty_mem_pre #(
       for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
         if (area) pl[p] = warp_i[p - LINE_SHIFT];
       pline_o[32*l +: 32] = pl;
+      // the word in the physical line (as the line, on `area` alone: a
+      // lane where it differs from stk_o faults) and the rotation
+      wl = (area ? l[LB-1:0] : a[2 +: LB]) & LMASK[LB-1:0];
+      dl = wl - l[LB-1:0];
+      pword_o[LB*l +: LB] = wl;
+      prot_o[LB*l +: LB]  = dl;
     end
     for (l = 0; l < LANES; l = l + 1) begin
       same_o[LANES*l + l] = 1'b1;
       for (k = 0; k < l; k = k + 1) begin
-        same_o[LANES*k + l] = pline_o[32*l +: 32] == pline_o[32*k +: 32];
+        same_o[LANES*k + l] = pline_o[32*l +: 32] == pline_o[32*k +: 32] &&
+          (XBAR == 0 || pword_o[LB*l +: LB] == pword_o[LB*k +: LB] ||
+                        prot_o[LB*l +: LB] == prot_o[LB*k +: LB]);
         same_o[LANES*l + k] = same_o[LANES*k + l];
       end
     end

@@ -20,7 +20,9 @@ module simty_stage_ex #(
   parameter [31:0]  CODE_BASE = 32'h0,
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
   parameter integer EXT_M = 0,
-  parameter integer EXT_A = 0
+  parameter integer EXT_A = 0,
+  parameter integer LANE_BITS = 2,
+  parameter integer XBAR = 0          // crossbar kind: 0 full, 1 rotate
 ) (
   input  wire                   clk_i,
   input  wire                   rst_i,
@@ -89,7 +91,8 @@ module simty_stage_ex #(
   // simty_mem_pre's checks on the address adders' sums (MB registers them)
   output wire [LANES-1:0]       ex_mis_o, ex_bad_o, ex_con_o, ex_ovf_o, ex_stk_o,
   output wire [LANES*LANES-1:0] ex_same_o,
-  output wire [32*LANES-1:0]    ex_pline_o
+  output wire [32*LANES-1:0]    ex_pline_o,
+  output wire [LANE_BITS*LANES-1:0] ex_pword_o, ex_prot_o
 );
   // The EX registers' next values that are not RR2's signals as they are
   wire       ex_amoc_d = EXT_A != 0 && rr2_opcode_i == 7'b0101111;
@@ -191,7 +194,8 @@ module simty_stage_ex #(
   // The memory arbiter's per-lane checks and lane-pair line compares, on
   // the memory address adders' sums.
   simty_mem_pre #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
-                  .DATA_SIZE(DATA_SIZE)) u_mem_pre (
+                  .DATA_SIZE(DATA_SIZE), .XBAR(XBAR),
+                  .LANE_BITS(LANE_BITS)) u_mem_pre (
     .clk_i        (clk_i),
     .stack_log2_i (stack_log2_i),
     .warp_i       (ex_warp_q),
@@ -204,6 +208,8 @@ module simty_stage_ex #(
     .stk_o        (ex_stk_o),
     .con_o        (ex_con_o),
     .same_o       (ex_same_o),
-    .pline_o      (ex_pline_o)
+    .pline_o      (ex_pline_o),
+    .pword_o      (ex_pword_o),
+    .prot_o       (ex_prot_o)
   );
 endmodule

@@ -28,7 +28,8 @@ module simty_stage_mb #(
   parameter integer RSB = 2,
   parameter integer RAS_DEPTH = 4,
   parameter [31:0]  CODE_SIZE = 32'h0001_0000,
-  parameter integer HOT_LUTRAM = 0
+  parameter integer HOT_LUTRAM = 0,
+  parameter integer XBAR = 0          // crossbar kind: 0 full, 1 rotate
 ) (
   input  wire                   clk_i,
   input  wire                   rst_i,
@@ -60,6 +61,7 @@ module simty_stage_mb #(
   input  wire [LANES-1:0]       ex_mis_i, ex_bad_i, ex_con_i, ex_ovf_i, ex_stk_i,
   input  wire [LANES*LANES-1:0] ex_same_i,
   input  wire [32*LANES-1:0]    ex_pline_i,
+  input  wire [LANE_BITS*LANES-1:0] ex_pword_i, ex_prot_i,
 
   // Each warp's fetch epoch (simty_fetch_steer): an older one is stale
   input  wire [WARPS*EPOCH_BITS-1:0] epochs_i,
@@ -84,6 +86,10 @@ module simty_stage_mb #(
   output wire                   exec_ok_o,    // commit
   output wire [LANES-1:0]       retire_mask_o,
   output wire [LANES-1:0]       served_o,     // memory: the lanes served
+  // XBAR = 1, for the gather: rotation, broadcast word, lanes at it
+  output wire [LANE_BITS-1:0]   rot_o,
+  output wire [LANE_BITS-1:0]   bword_o,
+  output wire [LANES-1:0]       bc_o,
   output wire [31:0]            mem_addr_o,   // memory: the line's address
   output wire                   ended_o,      // the warp has no thread left
   output wire [WARPS-1:0]       blocked_o,    // warps with a sorter job
@@ -159,6 +165,7 @@ module simty_stage_mb #(
   reg  [LANES-1:0]       mb_mis_q, mb_bad_q, mb_con_q, mb_ovf_q;
   reg  [32*LANES-1:0]    mb_pline_q;
   reg  [LANES*LANES-1:0] mb_same_q;
+  reg  [LANE_BITS*LANES-1:0] mb_pword_q, mb_prot_q;
   reg                    mb_oor_q;
   reg  [EPOCH_BITS-1:0]  mb_epoch_q;
   reg  [PCW-1:0]         mb_pnext_q;
@@ -219,6 +226,8 @@ module simty_stage_mb #(
     mb_ovf_q      <= ex_ovf_i;
     mb_stk_q      <= ex_stk_i;
     mb_pline_q    <= ex_pline_i;
+    mb_pword_q    <= ex_pword_i;
+    mb_prot_q     <= ex_prot_i;
   end
 
   wire [PCW-1:0]   mb_pc4 = mb_pc_q + 1'b1;
@@ -249,7 +258,7 @@ module simty_stage_mb #(
   wire                 mb_mem = mb_load_q || mb_store_q || mb_amo_q;
   wire                 exec_ok;      // commits this cycle
 
-  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS)) u_mem (
+  simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS), .XBAR(XBAR)) u_mem (
     // Not exec_ok: for a load or store the only other reasons not to
     // execute (fetch out of range, illegal) already clear load_i/store_i
     // and a console store never enables dmem, so `live && !lost` gives
@@ -271,6 +280,8 @@ module simty_stage_mb #(
     .ovf_i         (mb_ovf_q),
     .stk_i         (mb_stk_q),
     .pline_i       (mb_pline_q),
+    .pword_i       (mb_pword_q),
+    .prot_i        (mb_prot_q),
     .fault_o       (mem_fault),
     .fault_cause_o (mem_cause0),
     .fault_lane_o  (mem_flane),
@@ -280,7 +291,10 @@ module simty_stage_mb #(
     .dmem_en_o     (mem_en),
     .dmem_addr_o   (mem_addr_o),
     .dmem_be_o     (mem_be),
-    .dmem_wdata_o  (mem_wdata)
+    .dmem_wdata_o  (mem_wdata),
+    .rot_o         (rot_o),
+    .bword_o       (bword_o),
+    .bc_o          (bc_o)
   );
   assign served_o = served;
   // A: sc.w and the AMOs fault as stores (lr.w as a load); simty_mem
@@ -311,7 +325,10 @@ module simty_stage_mb #(
   wire                 divergent, replay_ind, replay_mem;
 
   // The lanes a memory access serves, again from the branch unit's own
-  // leader and mask (simty_mem computes the same set as served).
+  // leader and mask: simty_mem computes the same set as served, the
+  // leader's row of the lane-pair bits, which hold the crossbar's rule
+  // (simty_mem_pre), so that one rule serves both (checked in simulation
+  // below).
   wire [LANES-1:0] served_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
@@ -602,6 +619,13 @@ module simty_stage_mb #(
                             blocked_o[cw] || sorting || pushing;
     end
   endgenerate
+  // The branch unit's copy of the served set is the memory arbiter's.
+  always @(posedge clk_i)
+    if (!rst_i && exec_ok && mb_mem && served_br != served) begin
+      $display("simty_core: MB warp %0d pc 0x%08x: the branch unit's served lanes %h, the memory arbiter's %h",
+               mb_warp_q, `SIMTY_FULL_PC(mb_pc_q), served_br, served);
+      $fatal(1, "simty_core: served set");
+    end
   always @(posedge clk_i) begin
     if (rst_i) begin
       ck_seen_q  <= {WARPS{1'b0}};

@@ -14,7 +14,8 @@ module simty_stage_wb #(
   parameter integer LANE_BITS = 2,
   parameter integer WARP_BITS = 2,
   parameter integer PCW = 15,
-  parameter integer VCLASS = 1
+  parameter integer VCLASS = 1,
+  parameter integer XBAR = 0          // crossbar kind: 0 full, 1 rotate
 ) (
   input  wire                   clk_i,
   input  wire                   rst_i,
@@ -30,6 +31,10 @@ module simty_stage_wb #(
   input  wire [1:0]             mb_size_i,
   input  wire                   mb_link_i, mb_mul_i, mb_div_i, mb_instret_i, mb_amo_i,
   input  wire [LANES-1:0]       mb_stk_i,
+  // XBAR = 1: the access's rotation, broadcast word, lanes at it (simty_mem)
+  input  wire [LANE_BITS-1:0]   mb_rot_i,
+  input  wire [LANE_BITS-1:0]   mb_bword_i,
+  input  wire [LANES-1:0]       mb_bc_i,
   input  wire [LANES-1:0]       retire_mask_i,
   input  wire [31:0]            mb_link_val_i,
   input  wire [32*LANES-1:0]    mb_res_i,
@@ -95,6 +100,8 @@ module simty_stage_wb #(
   reg  [PCW-1:0]       ga_pc_q;
   reg  [32*LANES-1:0]  ga_res_q;
   reg  [LS*LANES-1:0]  ga_off_q;
+  reg  [LANE_BITS-1:0] ga_rot_q, ga_bword_q;
+  reg  [LANES-1:0]     ga_bc_q;
   reg                  ga_dv_q;      // an injected result, written back
 
   wire                 xi_inject = dv_inject_i || am_inject_i;
@@ -125,6 +132,9 @@ module simty_stage_wb #(
     ga_mask_q <= xi_inject ? xi_mask : retire_mask_i;
     ga_size_q <= mb_size_i;
     ga_pc_q   <= mb_pc_i;
+    ga_rot_q   <= mb_rot_i;
+    ga_bword_q <= mb_bword_i;
+    ga_bc_q    <= mb_bc_i;
     // The link value (jal/jalr: pc + 4, uniform) replaces the ALU result
     // here rather than after the register: the register then takes a LUT
     // output and packs with it in one iCE40 logic cell instead of being a
@@ -154,12 +164,16 @@ module simty_stage_wb #(
   endgenerate
 
   wire [32*LANES-1:0] gathered;
-  simty_gather #(.LANES(LANES), .LS(LS)) u_gather (
-    .line_i (dmem_rdata_i),
-    .off_i  (ga_off_q),
-    .size_i (ga_size_q),
-    .uns_i  (ga_uns_q),
-    .data_o (gathered)
+  simty_gather #(.LANES(LANES), .LS(LS), .LANE_BITS(LANE_BITS),
+                 .XBAR(XBAR)) u_gather (
+    .line_i  (dmem_rdata_i),
+    .off_i   (ga_off_q),
+    .size_i  (ga_size_q),
+    .uns_i   (ga_uns_q),
+    .rot_i   (ga_rot_q),
+    .bword_i (ga_bword_q),
+    .bc_i    (ga_bc_q),
+    .data_o  (gathered)
   );
 
   wire [32*LANES-1:0] ga_val = ga_load_q ? gathered : ga_res_q;

@@ -116,6 +116,10 @@ static long parse_isa(const char *s)
   return *s ? -1 : ext;
 }
 
+unsigned simty_tb_xbar;
+
+static const char *const xbar_names[] = {"full", "rotate"};
+
 static void usage(FILE *out)
 {
   fprintf(out,
@@ -124,6 +128,7 @@ static void usage(FILE *out)
           "       [--max-cycles C] [--code-size BYTES] [--data-size BYTES]\n"
           "       [--args SYMBOL] [--dump SYMBOL:COUNT]... [--counters]\n"
           "       [--isa rv32i[m][a][_zicntr]] (the core is rv32ima_zicntr)\n"
+          "       [--xbar full|rotate] (the core's crossbar kind only)\n"
           "       [--trace FILE] [--quiet] [--vcd FILE] [--cycles-report]\n"
           "       [+trace] [+vcd[=FILE]] [+fst[=FILE]] [+console-stall] "
           "[+jitter=SEED]\n"
@@ -236,7 +241,8 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
     static const char *const valued[] = {
         "--warps",     "--lanes",     "--threads", "--stack-log2",
         "--max-cycles", "--code-size", "--data-size", "--args",
-        "--dump",      "--trace",     "--vcd",     "--isa", NULL};
+        "--dump",      "--trace",     "--vcd",     "--isa",
+        "--xbar",      NULL};
     char name[32];
     const char *eq = strchr(opt, '=');
     size_t name_len = eq && opt[0] == '-' ? (size_t)(eq - opt) : strlen(opt);
@@ -323,6 +329,18 @@ struct simty_tb *simty_tb_create(int argc, char **argv, unsigned warps,
       }
       if ((unsigned long)want & ~(unsigned long)SIMTY_TB_EXTENSIONS) {
         err_msg("--isa %s: the core has rv32ima_zicntr", val);
+        goto usage_error;
+      }
+    } else if (!strcmp(opt, "--xbar")) {
+      const char *built = simty_tb_xbar < 2 ? xbar_names[simty_tb_xbar] : "?";
+      if (strcmp(val, "full") && strcmp(val, "rotate")) {
+        err_msg("--xbar wants full or rotate, not '%s'", val);
+        goto usage_error;
+      }
+      if (strcmp(val, built)) {
+        err_msg("this binary's core has the %s crossbar; --xbar %s is not "
+                "supported (build build/rtl/core_WxL%s/simty-rtl)",
+                built, val, strcmp(val, "rotate") ? "" : "_rotate");
         goto usage_error;
       }
     } else if (!strcmp(opt, "--vcd")) {

@@ -62,6 +62,10 @@ struct simty_tb_fault {
 
 struct simty_tb;
 
+/* The core's memory crossbar kind (simty_tb_top's XBAR: 0 full, 1
+ * rotate), set before simty_tb_create: `--xbar K` must name it. */
+extern unsigned simty_tb_xbar;
+
 /* Parse the command line and load the kernel for a core built with
  * `warps` x `lanes` and the given memory sizes. Returns the testbench, or
  * NULL with *exit_code set (messages already printed). */

@@ -31,6 +31,10 @@ typedef VerilatedVcdC WaveWriter;
 #error "build with -DSIMTY_TB_WARPS=W -DSIMTY_TB_LANES=L (see hw/rtl/rtl.mk)"
 #endif
 
+#ifndef SIMTY_TB_XBAR
+#define SIMTY_TB_XBAR 0
+#endif
+
 static const unsigned kLanes = SIMTY_TB_LANES;
 static const unsigned kLineBytes = 4 * kLanes;
 static const uint32_t kCodeSize = SIMTY_TB_CODE_SIZE;
@@ -345,6 +349,7 @@ void simty_tb_inputs(svBit *rst, int *nthreads, int *args, int *stack_top,
 int main(int argc, char **argv)
 {
   int code = 0;
+  simty_tb_xbar = SIMTY_TB_XBAR;
   simty_tb *tb = simty_tb_create(argc, argv, SIMTY_TB_WARPS, SIMTY_TB_LANES,
                                  kCodeSize, kDataSize, &code);
   if (!tb)

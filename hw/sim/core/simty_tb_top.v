@@ -24,7 +24,9 @@ module simty_tb_top #(
   // the core's extensions (simty_core): the bench is rv32ima_zicntr
   parameter integer EXT_M = 1,
   parameter integer EXT_A = 1,
-  parameter integer EXT_ZICNTR = 1
+  parameter integer EXT_ZICNTR = 1,
+  // the memory crossbar kind (simty_core XBAR; rtl.mk's core_WxL_rotate)
+  parameter integer XBAR = 0
 ) (
   input  wire clk_i,
   input  wire [3:0]  ctr_sel_i,   // not registered: see below
@@ -131,7 +133,7 @@ module simty_tb_top #(
 
   simty_core #(
     .WARPS (WARPS), .LANES (LANES), .CODE_SIZE (CODE_SIZE), .DATA_SIZE (DATA_SIZE),
-    .EXT_M (EXT_M), .EXT_A (EXT_A), .EXT_ZICNTR (EXT_ZICNTR)
+    .EXT_M (EXT_M), .EXT_A (EXT_A), .EXT_ZICNTR (EXT_ZICNTR), .XBAR (XBAR)
   ) u_core (
     .clk_i (clk_i), .rst_i (rst_q),
     .launch_nthreads_i (nthreads_q), .launch_args_i (args_q),
