@@ -88,7 +88,8 @@
 #define SIMTY_MMIO_HW_VERSION 0x0C0u /* R: major << 16 | minor << 8 | patch */
 #define SIMTY_MMIO_HW_BUILD 0x0C4u   /* R: source digest, 0 when unknown */
 #define SIMTY_MMIO_LINK_BAUD 0x0C8u  /* R: the UART's rate in bits/s */
-#define SIMTY_MMIO_EXTENSIONS 0x0CCu /* R: the core's SIMTY_EXT_* bits */
+#define SIMTY_MMIO_EXTENSIONS 0x0CCu /* R: the core's SIMTY_EXT_* bits; bit 8
+                                      * the rotate crossbar (INFO carries it) */
 
 /* Link engine (docs/soc.md): COBS, CRC-32 and copies in hardware. */
 #define SIMTY_MMIO_LINK_CTRL 0x100u      /* RW */

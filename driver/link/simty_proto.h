@@ -109,6 +109,10 @@ enum simty_link_status {
 #define SIMTY_INFO_QUEUE_DEPTH 48  /* u16 operations the work queue holds */
 #define SIMTY_INFO_EXTENSIONS 50   /* u16 SIMTY_EXT_* of the core (0: RV32I,
                                       * and what firmware before 0.2 sends) */
+/* Bit 8 of SIMTY_INFO_EXTENSIONS (the SoC's EXTENSIONS register), not an ISA
+ * extension: the core's memory crossbar is `rotate` (docs/architecture.md
+ * section 3, "Crossbar kind"); 0: `full`, and every older device. */
+#define SIMTY_INFO_EXT_XBAR_ROTATE 0x100u
 #define SIMTY_INFO_STAGE_BYTES 52  /* u32 bytes of queued WRITE data it holds */
 #define SIMTY_INFO_SIZE 56u
 #define SIMTY_LINK_FLAG_ENGINE 0x1u /* frames handled by the link engine */

@@ -198,6 +198,12 @@ static void test_info(void **state)
   assert_int_equal(simty_get_u16(p + SIMTY_INFO_EXTENSIONS),
                    SIMTY_EXT_M | SIMTY_EXT_ZICNTR);
   assert_true(mock.link_enabled);
+  /* The register's bit 8 (the rotate crossbar) reaches INFO unchanged. */
+  mock.extensions |= SIMTY_INFO_EXT_XBAR_ROTATE;
+  assert_int_equal(call(SIMTY_CMD_INFO, NULL, 0), SIMTY_ST_OK);
+  assert_int_equal(simty_get_u16(host.payload + SIMTY_INFO_EXTENSIONS),
+                   SIMTY_EXT_M | SIMTY_EXT_ZICNTR | SIMTY_INFO_EXT_XBAR_ROTATE);
+  mock.extensions &= ~SIMTY_INFO_EXT_XBAR_ROTATE;
   /* The response carries the request's seq and the response flag. */
   assert_int_equal(host.resp_seq, host.seq - 1);
   assert_int_equal(host.command, SIMTY_CMD_INFO | SIMTY_RESPONSE_FLAG);

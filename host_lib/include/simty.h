@@ -192,6 +192,10 @@ struct simty_device_info {
   unsigned extensions;       /**< optional ISA extensions beyond RV32I: bit 0
                                   M, bit 1 A, bit 2 Zicntr (SIMTY_EXT_* of
                                   simty_arch.h); 0 = RV32I */
+  unsigned xbar;             /**< the memory crossbar kind (docs/
+                                  architecture.md section 3): 0 full, 1
+                                  rotate; 0 for a device that does not say
+                                  (firmware and bitstreams before it) */
 };
 
 /**

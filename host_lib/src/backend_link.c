@@ -245,6 +245,9 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   /* 0 from firmware that predates the field: RV32I */
   in->extensions = simty_get_u16(p + SIMTY_INFO_EXTENSIONS) &
                    (SIMTY_EXT_M | SIMTY_EXT_A | SIMTY_EXT_ZICNTR);
+  /* bit 8 of the same field: the crossbar kind (0 from older devices) */
+  in->xbar = (simty_get_u16(p + SIMTY_INFO_EXTENSIONS) &
+              SIMTY_INFO_EXT_XBAR_ROTATE) ? 1u : 0u;
   if (in->counter_count != SIMTY_CTR_COUNT ||
       in->code_base != SIMTY_CODE_BASE || in->data_base != SIMTY_DATA_BASE ||
       in->code_size > SIMTY_CODE_WINDOW || in->data_size > SIMTY_DATA_WINDOW) {

@@ -236,6 +236,7 @@ static int model_open(simty_device *dev, const char *rest)
   in->data_size = config.data_size;
   in->counter_count = SIMTY_CTR_COUNT;
   in->extensions = isa;
+  in->xbar = xbar;   /* SIMTY_XBAR_FULL 0, SIMTY_XBAR_ROTATE 1, as simty.h */
   return 0;
 }
 

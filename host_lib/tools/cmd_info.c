@@ -85,10 +85,10 @@ int cmd_info(struct cli *c)
            "\"code_base\": %" PRIu32 ", \"code_size\": %" PRIu32
            ", \"data_base\": %" PRIu32 ", \"data_size\": %" PRIu32
            ", \"clock_hz\": %" PRIu32 ", \"library_version\": \"%s\", "
-           "\"protocol_version\": %u, \"isa\": \"%s\", ",
+           "\"protocol_version\": %u, \"isa\": \"%s\", \"xbar\": \"%s\", ",
            in.backend, in.warps, in.lanes, in.code_base, in.code_size,
            in.data_base, in.data_size, in.clock_hz, simty_version(NULL),
-           in.protocol_version, isa);
+           in.protocol_version, isa, in.xbar ? "rotate" : "full");
     /* The in-process model has no firmware or bitstream: null, as the
      * text says n/a. */
     if (in.protocol_version)
@@ -111,6 +111,7 @@ int cmd_info(struct cli *c)
   printf("core:        %u warps x %u lanes (%u hardware threads)\n", in.warps,
          in.lanes, in.warps * in.lanes);
   printf("isa:         %s\n", isa);
+  printf("crossbar:    %s\n", in.xbar ? "rotate" : "full");
   printf("code memory: 0x%08" PRIx32 ", %" PRIu32 " KiB\n", in.code_base,
          in.code_size / 1024);
   printf("data memory: 0x%08" PRIx32 ", %" PRIu32 " KiB\n", in.data_base,

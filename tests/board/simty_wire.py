@@ -104,7 +104,7 @@ class LinkError(Exception):
 INFO_KEYS = ("proto_version", "counter_count", "max_payload", "warps", "lanes",
              "code_base", "code_size", "data_base", "data_size", "clock_hz", "fw_version",
              "baud", "window", "link_flags", "hw_version", "hw_build", "queue_depth",
-             "reserved2", "stage_bytes")
+             "extensions", "stage_bytes")
 LINK_FLAG_ENGINE = 1
 
 

@@ -61,6 +61,7 @@ def check(name, ok, detail=""):
 
 
 CONFIG = ["--warps", "4", "--lanes", "4"]
+XBAR = ["full"]   # the board's crossbar kind (--xbar)
 
 
 def start_sim(sim, extra=()):
@@ -175,6 +176,9 @@ def test_info(b):
           i["link_flags"] & LINK_FLAG_ENGINE and 1 <= i["window"] <= 16 and i["baud"] > 0, i)
     want = (int(CONFIG[1]), int(CONFIG[3]))
     check("INFO: %d warps x %d lanes" % want, (i["warps"], i["lanes"]) == want, i)
+    ext = i["extensions"]
+    check("INFO: the %s crossbar (extensions bit 8)" % XBAR[0],
+          (ext & 0x100 != 0) == (XBAR[0] == "rotate"), i)
     check("INFO: CODE and DATA from the memory map",
           (i["code_base"], i["code_size"], i["data_base"], i["data_size"]) ==
           (SIMTY_CODE_BASE, 0x10000, SIMTY_DATA_BASE, 0x100000), i)
@@ -811,11 +815,15 @@ def main():
     ap.add_argument("--config", default="4x4", help="WARPSxLANES of the board")
     ap.add_argument("--uart-phy", action="store_true",
                     help="the board with the real UART PHY (bytes cross as bits)")
+    ap.add_argument("--xbar", default="full", choices=("full", "rotate"),
+                    help="the board's crossbar kind (simty-sim --xbar)")
     ap.add_argument("--only", help="comma-separated session tests to run (e.g. "
                     "test_engine_frames,test_window), and nothing else")
     a = ap.parse_args()
     w, l = a.config.split("x")
-    CONFIG[:] = ["--warps", w, "--lanes", l] + (["--uart-phy"] if a.uart_phy else [])
+    CONFIG[:] = ["--warps", w, "--lanes", l] + (["--uart-phy"] if a.uart_phy else []) + \
+        (["--xbar", a.xbar] if a.xbar != "full" else [])
+    XBAR[0] = a.xbar
 
     if not a.uart_phy and not a.only:
         test_cli(a.sim)

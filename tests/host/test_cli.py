@@ -11,6 +11,7 @@ checked. Exits 1 on the first failure, printing what differed.
   python3 tests/host/test_cli.py BUILD_DIR
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -125,7 +126,11 @@ check(s.returncode == 0 and "selftest" in s.stdout, "--help", s)
 s = run([SIMTY, "--json", "--device", "model?warps=2&lanes=8", "info"])
 info = json.loads(s.stdout)
 check(info["warps"] == 2 and info["lanes"] == 8 and info["backend"] ==
-      "model" and info["isa"] == "rv32i", "info --json", s)
+      "model" and info["isa"] == "rv32i" and info["xbar"] == "full",
+      "info --json", s)
+s = run([SIMTY, "--device", "model?xbar=rotate", "info"])
+check(re.search(r"^crossbar: +rotate$", s.stdout, re.M) is not None,
+      "info names the crossbar kind", s)
 s = run([SIMTY, "--device", "model?isa=rv32ima_zicntr", "info"])
 check(s.returncode == 0 and "isa:         rv32ima_zicntr\n" in s.stdout,
       "info names the model's extensions", s)

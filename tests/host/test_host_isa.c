@@ -74,12 +74,25 @@ static void test_info_lists_extensions(void **state)
     struct simty_device_info info;
     assert_int_equal(simty_device_info(dev, &info), 0);
     assert_int_equal(info.extensions, cases[i].ext);
+    assert_int_equal(info.xbar, 0);   /* full unless xbar= says */
     if (i == 3) {
       assert_int_equal(info.warps, 2);
       assert_int_equal(info.lanes, 8);
     }
     simty_close(dev);
   }
+  /* the crossbar kind: model?xbar= */
+  simty_device *xdev;
+  struct simty_device_info xinfo;
+  assert_int_equal(simty_open("model?xbar=rotate&isa=rv32im", &xdev), 0);
+  assert_int_equal(simty_device_info(xdev, &xinfo), 0);
+  assert_int_equal(xinfo.xbar, 1);
+  assert_int_equal(xinfo.extensions, SIMTY_EXT_M);
+  simty_close(xdev);
+  assert_int_equal(simty_open("model?xbar=full", &xdev), 0);
+  assert_int_equal(simty_device_info(xdev, &xinfo), 0);
+  assert_int_equal(xinfo.xbar, 0);
+  simty_close(xdev);
   const char *bad[] = {"model?isa=rv32gc", "model?isa=", "model?isa=rv64im",
                        "model?racecheck=2", "model?seed=x"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -542,6 +542,7 @@ static void test_api_tcp(void **state)
   simty_device_info(dev, &in);
   assert_string_equal(in.backend, "tcp");
   assert_int_equal(in.extensions, 0); /* INFO's field 0: RV32I */
+  assert_int_equal(in.xbar, 0);       /* and the full crossbar */
   assert_int_equal(in.protocol_version, SIMTY_PROTO_VERSION);
   assert_int_equal(in.max_payload, SIMTY_MAX_PAYLOAD);
   assert_int_equal(in.clock_hz, 12000000);
@@ -577,13 +578,16 @@ static void test_api_tcp_noisy(void **state)
 {
   (void)state;
   struct fake_device d = {.warps = 2, .lanes = 8, .max_payload = 256,
-                         .extensions = SIMTY_EXT_M | SIMTY_EXT_ZICNTR};
+                         .extensions = SIMTY_EXT_M | SIMTY_EXT_ZICNTR |
+                                       SIMTY_INFO_EXT_XBAR_ROTATE};
   simty_device *dev = open_tcp(&d);
   struct simty_device_info in;
   simty_device_info(dev, &in);
   assert_int_equal(in.max_payload, 256);
   /* INFO's extensions field reaches the device info */
   assert_int_equal(in.extensions, SIMTY_EXT_M | SIMTY_EXT_ZICNTR);
+  /* its bit 8, the rotate crossbar, is the crossbar kind, not an ISA bit */
+  assert_int_equal(in.xbar, 1);
   size_t len = 20000;
   uint8_t *buf = malloc(len), *back = malloc(len);
   for (size_t i = 0; i < len; i++)

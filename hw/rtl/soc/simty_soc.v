@@ -60,6 +60,8 @@ module simty_soc #(
   parameter integer EXT_ZICNTR = 0,             // core: Zicntr counters
   parameter integer VCLASS = 1,                 // 0: no value classifier (the
                                                 // uniform/affine counters read 0)
+  parameter integer XBAR = 0,                   // core: memory crossbar, 0 full,
+                                                // 1 rotate (EXTENSIONS bit 8)
   parameter integer DATA_WREG = 1               // DATA banks written a cycle
                                                 // after the request (timing)
 ) (
@@ -177,7 +179,7 @@ module simty_soc #(
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
     .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR),
-    .VCLASS(VCLASS)
+    .VCLASS(VCLASS), .XBAR(XBAR)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),
     .launch_nthreads_i(launch_nthreads), .launch_args_i(launch_args),
@@ -401,9 +403,10 @@ module simty_soc #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
     .CLK_HZ(CLK_HZ), .CONSOLE_DEPTH(CONSOLE_DEPTH), .HW_VERSION(SIMTY_VERSION_CODE),
     .HW_BUILD(HW_BUILD), .BAUD(BAUD),
-    // SIMTY_EXT_M = 1, SIMTY_EXT_A = 2, SIMTY_EXT_ZICNTR = 4 (hw/arch/simty_arch.h)
+    // SIMTY_EXT_M = 1, SIMTY_EXT_A = 2, SIMTY_EXT_ZICNTR = 4 (hw/arch/simty_arch.h);
+    // bit 8 the rotate crossbar (SIMTY_EXT_XBAR_ROTATE)
     .EXTENSIONS((EXT_M != 0 ? 32'd1 : 32'd0) | (EXT_A != 0 ? 32'd2 : 32'd0) |
-                (EXT_ZICNTR != 0 ? 32'd4 : 32'd0))
+                (EXT_ZICNTR != 0 ? 32'd4 : 32'd0) | (XBAR != 0 ? 32'h100 : 32'd0))
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),

@@ -244,7 +244,7 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   --top-module $(if $(4),simty_sim_uart_top,simty_sim_top) --prefix Vsimty_sim_top \
   -Mdir $$tmp.obj \
   -GWARPS=$(call sim_board_w,$(1)) -GLANES=$(call sim_board_l,$(1)) \
-  -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) \
+  -GFW_SIZE=$(SIM_BOARD_FW_SIZE) -GCLK_HZ=$(SIM_BOARD_CLK_HZ) -GBAUD=$(SIM_BOARD_BAUD) $(5) \
   -GHW_BUILD=$$(cat $(SOC_RTL_SRCS) $(SOC_RTL_INCS) $(SIM_BOARD_CORE_SRCS) | $(BOARD_BUILD_DIGEST)) \
   -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" \
   -CFLAGS "-O2 -DSIM_WARPS=$(call sim_board_w,$(1)) -DSIM_LANES=$(call sim_board_l,$(1)) \
@@ -268,6 +268,13 @@ $(SIM_BOARD_OUT)/board_%/simty-sim-bin: $(SIM_BOARD_DEPS)
 	@echo "VERILATE $@"
 	@$(call sim_board_verilate,$*,$@,0)
 
+# The board whose core has the rotate crossbar (XBAR=1, INFO's extensions
+# bit 8): make simty-sim-4x4_rotate, run with `simty-sim --xbar rotate`.
+$(SIM_BOARD_OUT)/board_%_rotate/simty-sim-bin: $(SIM_BOARD_DEPS)
+	@mkdir -p $(@D)
+	@echo "VERILATE $@ (XBAR=1)"
+	@$(call sim_board_verilate,$*,$@,0,,-GXBAR=1)
+
 $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd: $(SIM_BOARD_DEPS)
 	@mkdir -p $(@D)
 	@echo "VERILATE $@"
@@ -285,7 +292,8 @@ $(SIM_BOARD_OUT)/board_%/simty-sim-bin-uart: $(SIM_BOARD_DEPS)
 
 # The per-configuration binaries are reached through pattern rules only:
 # keep them (make would delete them as intermediates).
-.PRECIOUS: $(SIM_BOARD_OUT)/board_%/simty-sim-bin $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd \
+.PRECIOUS: $(SIM_BOARD_OUT)/board_%/simty-sim-bin $(SIM_BOARD_OUT)/board_%_rotate/simty-sim-bin \
+  $(SIM_BOARD_OUT)/board_%/simty-sim-bin-vcd \
   $(SIM_BOARD_OUT)/board_%/simty-sim-bin-fst $(SIM_BOARD_OUT)/board_%/simty-sim-bin-uart
 
 $(BUILD)/bin/simty-sim: $(SIM_BOARD_DIR)/simty-sim.in | $(BUILD)/bin/

@@ -23,6 +23,8 @@ static const char usage[] =
     "  --fd N         serve it on the connected socket N (host library)\n"
     "  --warps W      hardware warps (a binary per configuration)\n"
     "  --lanes L      lanes per warp\n"
+    "  --xbar full|rotate  the core's memory crossbar (the launcher picks\n"
+    "                 the binary built with it: board_WxL_rotate)\n"
     "  --vcd FILE     dump a VCD waveform\n"
     "  --fst FILE     dump an FST waveform\n"
     "  --usb fs|hs|off  USB timing of the FTDI bridge (default fs: the\n"

@@ -13,7 +13,8 @@ module simty_sim_top #(
   parameter         FW_IMAGE = "",
   parameter integer CLK_HZ = 12000000,
   parameter integer BAUD = 3000000,
-  parameter [31:0]  HW_BUILD = 32'd0   // source digest (HW_BUILD register)
+  parameter [31:0]  HW_BUILD = 32'd0,  // source digest (HW_BUILD register)
+  parameter integer XBAR = 0          // the core's crossbar: 0 full, 1 rotate
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -37,6 +38,7 @@ module simty_sim_top #(
     .WARPS(WARPS), .LANES(LANES), .FW_SIZE(FW_SIZE), .CODE_SIZE(CODE_SIZE),
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD), .HW_BUILD(HW_BUILD),
     .PHY(0), .EXT_M(1), .EXT_A(1), .EXT_ZICNTR(1),  // the simulated board is rv32ima_zicntr
+    .XBAR(XBAR),
     .HOT_LUTRAM(1)   // the core's hot tables as the ULX3S builds them
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst_i),
