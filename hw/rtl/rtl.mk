@@ -50,13 +50,15 @@ test-rtl-lint: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) | $(BUILD)/rtl/
 	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
 	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -GXBAR=1; \
 	done
-	@echo "YOSYS simty_core 4x4 with M, A and Zicntr: no latch"
-	@$(YOSYS) -q -l $(BUILD)/rtl/core_latch_check.log \
+	@set -e; for x in 0 1; do \
+	  echo "YOSYS simty_core 4x4 with M, A and Zicntr, XBAR=$$x: no latch"; \
+	  $(YOSYS) -q -l $(BUILD)/rtl/core_latch_check.log \
 	  -p 'logger -nowarn "$(RTL_LINT_YOSYS_EXPECTED)"' -p "read_verilog -DSYNTHESIS \
 	  $(RTL_INC) $(RTL_CORE_SRCS); chparam -set WARPS 4 -set LANES 4 \
-	  -set EXT_M 1 -set EXT_A 1 -set EXT_ZICNTR 1 simty_core; \
+	  -set EXT_M 1 -set EXT_A 1 -set EXT_ZICNTR 1 -set XBAR $$x simty_core; \
 	  hierarchy -check -top simty_core; proc; flatten; opt_clean; \
-	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$dlatchsr t:\$$_DLATCH_*"
+	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$dlatchsr t:\$$_DLATCH_*"; \
+	done
 
 # simty_counters alone against a 64-bit reference (hw/sim/core/
 # simty_counters_tb.v) at LANES 1, 4 and 32.
