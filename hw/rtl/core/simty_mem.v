@@ -110,6 +110,26 @@ module simty_mem #(
 
   wire wr = dmem_en_o && store_i;
   localparam integer LB = LANE_BITS;
+
+  // The highest set lane of c (0 when none): its index a bit at a time
+  // from the top, bit t set iff a candidate agrees with the bits above t
+  // and has bit t set (LANE_BITS steps of OR reductions, not a chain of
+  // LANES conditional updates).
+  function automatic [LB-1:0] highest(input [LANES-1:0] c);
+    integer t, q;
+    reg hit;
+    begin
+      highest = {LB{1'b0}};
+      for (t = LB - 1; t >= 0; t = t - 1) begin
+        hit = 1'b0;
+        for (q = 0; q < LANES; q = q + 1)
+          if (((q >> t) & 1) == 1 &&
+              (q >> (t + 1)) == ({{(32-LB){1'b0}}, highest} >> (t + 1)))
+            hit = hit | c[q];
+        highest[t] = hit;
+      end
+    end
+  endfunction
   // per lane: store data, replicated over the word; byte enables in its
   // word (from registered values only: they settle while the leader is
   // picked)
@@ -135,10 +155,8 @@ module simty_mem #(
       // lane's coverage (its byte enables in its word, its word in the
       // line) depends on registered values only and settles while the
       // leader is picked; per byte the candidates are `served & cover`,
-      // and the winner's index is found a bit at a time from the top (bit
-      // t: some candidate agrees with the bits above and has bit t set;
-      // LANE_BITS steps of OR reductions, not a chain of LANES conditional
-      // updates), then one mux by index per byte. A byte no lane covers
+      // and the winner's index is `highest` of them, then one mux by
+      // index per byte. A byte no lane covers
       // is not enabled; its data is don't-care.
       reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
       localparam [31:0] WORD_MASK = LANES - 1;
@@ -155,25 +173,14 @@ module simty_mem #(
       end
       reg [LANES-1:0] cand;
       reg [LB-1:0]    win;
-      reg             hit;
-      integer j, b, t, q2;   // one set of loop variables per block
+      integer j, b;   // one set of loop variables per block
       always @* begin
         dmem_be_o    = {4*LANES{1'b0}};
         dmem_wdata_o = {32*LANES{1'b0}};
         for (j = 0; j < LANES; j = j + 1)
           for (b = 0; b < 4; b = b + 1) begin
             cand = served_m & cov[LANES*(4*j + b) +: LANES];
-            // the highest candidate's index, a bit at a time from the top:
-            // bit t is set iff a candidate agrees with the bits above t and
-            // has bit t set
-            win = {LB{1'b0}};
-            for (t = LB - 1; t >= 0; t = t - 1) begin
-              hit = 1'b0;
-              for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-                if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
-                  hit = hit | cand[q2];
-              win[t] = hit;
-            end
+            win  = highest(cand);
             dmem_be_o[4*j + b] = wr && cand != {LANES{1'b0}};
             dmem_wdata_o[32*j + 8*b +: 8] = sd[32*win + 8*b +: 8];
           end
@@ -213,25 +220,17 @@ module simty_mem #(
         end
       end
       // Broadcast word: per byte, the highest served lane at w covering
-      // it (the index a bit at a time from the top, as in the full merge).
+      // it (`highest`, as in the full merge).
       reg [LANES-1:0] cand;
       reg [LB-1:0]    win;
-      reg             hit;
       reg [3:0]       bbe;
       reg [31:0]      bdata;
-      integer b, t, q2;
+      integer b, q2;
       always @* begin
         for (b = 0; b < 4; b = b + 1) begin
           for (q2 = 0; q2 < LANES; q2 = q2 + 1)
             cand[q2] = served_m[q2] && bc[q2] && lbe[4*q2 + b];
-          win = {LB{1'b0}};
-          for (t = LB - 1; t >= 0; t = t - 1) begin
-            hit = 1'b0;
-            for (q2 = 0; q2 < LANES; q2 = q2 + 1)
-              if (((q2 >> t) & 1) == 1 && (q2 >> (t + 1)) == ({{(32-LB){1'b0}}, win} >> (t + 1)))
-                hit = hit | cand[q2];
-            win[t] = hit;
-          end
+          win = highest(cand);
           bbe[b] = cand != {LANES{1'b0}};
           bdata[8*b +: 8] = sd[32*win + 8*b +: 8];
         end
