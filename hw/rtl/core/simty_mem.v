@@ -4,10 +4,11 @@
 // bad lane faults), picks the leader (lowest lane) and serves the lanes
 // whose physical address lies in the leader's line of LANES words in one
 // transaction, merging store bytes with the higher lane winning. The other
-// lanes replay (docs/architecture.md 3). A lane in the stack area (stk_i,
+// lanes replay (docs/architecture.md 3). A lane in the stack area (and
 // in its own stack since it does not fault) is at physical word w * N + h
-// (simty_mem_pre): word `lane` of its physical line, which simty_mem_pre
-// computed.
+// (simty_mem_pre): word `lane` of its physical line. simty_mem_pre gives
+// every lane's word in its physical line (pword_i), used by both store
+// merges.
 //
 // Crossbar kind (XBAR; docs/architecture.md 3, "Crossbar kind"). The
 // served set is the leader's row of same_i under both kinds: with the
@@ -40,16 +41,16 @@ module simty_mem #(
   input  wire [32*LANES-1:0]   sdata_i,
   // From simty_mem_pre, a stage earlier: per lane misaligned, bad
   // (misaligned, out of range or in another thread's stack), the
-  // console's word, in another thread's stack, in the stack area, its
+  // console's word, in another thread's stack, its
   // physical line; per lane pair the same physical line (bit LANES*k + l)
   input  wire [LANES-1:0]      mis_i,
   input  wire [LANES-1:0]      bad_i,
   input  wire [LANES-1:0]      con_i,
   input  wire [LANES*LANES-1:0] same_i,
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
-  input  wire [LANES-1:0]      stk_i,       // in the stack area
   input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
-  // XBAR = 1: per lane its word in the line and its rotation (simty_mem_pre)
+  // per lane its word in its physical line (a stack lane's: its lane) and
+  // its rotation, word - lane (XBAR = 1 only) (simty_mem_pre)
   input  wire [LANE_BITS*LANES-1:0] pword_i,
   input  wire [LANE_BITS*LANES-1:0] prot_i,
   output reg                   fault_o,
@@ -159,16 +160,14 @@ module simty_mem #(
       // index per byte. A byte no lane covers
       // is not enabled; its data is don't-care.
       reg [4*LANES*LANES-1:0] cov; // bit LANES*(4*j + b) + q: q covers byte b of word j
-      localparam [31:0] WORD_MASK = LANES - 1;
-      reg [31:0] wq;              // the lane's word in the line
       integer qc, jq, bq;
       always @* begin
         cov = {4*LANES*LANES{1'b0}};
         for (qc = 0; qc < LANES; qc = qc + 1) begin
-          wq = stk_i[qc] ? qc : (addr_i[32*qc +: 32] >> 2) & WORD_MASK;
           for (jq = 0; jq < LANES; jq = jq + 1)
             for (bq = 0; bq < 4; bq = bq + 1)
-              cov[LANES*(4*jq + bq) + qc] = wq == jq && lbe[4*qc + bq];
+              cov[LANES*(4*jq + bq) + qc] = pword_i[LB*qc +: LB] == jq[LB-1:0] &&
+                                            lbe[4*qc + bq];
         end
       end
       reg [LANES-1:0] cand;
@@ -188,7 +187,7 @@ module simty_mem #(
       assign rot_o   = {LB{1'b0}};
       assign bword_o = {LB{1'b0}};
       assign bc_o    = {LANES{1'b0}};
-      wire unused_rot = &{1'b0, pword_i, prot_i};
+      wire unused_rot = &{1'b0, prot_i};
     end else begin : gen_rotate
       // The leader's word w and rotation r; the lanes at word w.
       wire [LB-1:0] w = pword_i[LB*leader_i +: LB];
@@ -246,7 +245,6 @@ module simty_mem #(
             dmem_be_o[4*j +: 4]      = {4{wr}} & rx[RW*j + 32 +: 4];
             dmem_wdata_o[32*j +: 32] = rx[RW*j +: 32];
           end
-      wire unused_stk = &{1'b0, stk_i};
     end
   endgenerate
 

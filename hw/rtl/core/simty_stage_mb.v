@@ -278,7 +278,6 @@ module simty_stage_mb #(
     .con_i         (mb_con_q),
     .same_i        (mb_same_q),
     .ovf_i         (mb_ovf_q),
-    .stk_i         (mb_stk_q),
     .pline_i       (mb_pline_q),
     .pword_i       (mb_pword_q),
     .prot_i        (mb_prot_q),
