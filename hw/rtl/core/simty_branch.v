@@ -6,12 +6,17 @@
 // rule and raises the control-flow faults. pcs are word offsets into CODE
 // (PCW bits); a jump to a target outside CODE faults here, at the jump,
 // so no path ever holds such a pc (docs/architecture.md section 5).
+// Everything it needs of the targets comes decided from EX: the lanes
+// that go on with the leader (go_i: a memory access's served lanes, or a
+// jalr's lanes with the leader's target, from simty_mem_pre's lane-pair
+// bits), the leader's jalr target as a word offset with its range and
+// alignment (jt_i, one lane's of EX's per-lane checks) and the branch
+// target's range (rel_oor_i), so no 32-bit compare waits for the leader.
 `default_nettype none
 
 module simty_branch #(
   parameter integer LANES = 4,
   parameter integer LANE_BITS = 2,
-  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
   parameter integer PCW = 15
 ) (
   input  wire [LANES-1:0]     mask_i,
@@ -32,11 +37,14 @@ module simty_branch #(
   input  wire                 call_i,
   input  wire                 ret_i,
   input  wire [31:0]          rel_i,       // pc offset + imm (from EX)
+  input  wire                 rel_oor_i,   // rel_i >= CODE_SIZE
+  // the leader's jalr target: {outside CODE, misaligned, word offset}
+  input  wire [PCW+1:0]       jt_i,
   input  wire [LANES-1:0]     eq_i,
   input  wire [LANES-1:0]     lt_i,
   input  wire [LANES-1:0]     ltu_i,
   input  wire [32*LANES-1:0]  res_i,       // per-lane a + imm (jalr)
-  input  wire [LANES-1:0]     served_i,    // memory: lanes served
+  input  wire [LANES-1:0]     go_i,        // lanes that go on (above)
   output reg                  x_valid_o,
   output reg  [PCW-1:0]          x_pc_o,
   output reg  [7:0]           x_depth_o,
@@ -61,8 +69,6 @@ module simty_branch #(
 // verilator lint_on UNUSEDPARAM
 
   localparam [31:0] CODE_BASE = SIMTY_CODE_BASE;
-  // rel_i: branch / jal target as an offset into CODE (32 bits: the
-  // range check)
 
   // depth after a call or return, saturating
   reg [7:0] dnext;
@@ -73,11 +79,8 @@ module simty_branch #(
   end
 
   reg [LANES-1:0] cond;
-  reg [LANES-1:0] same;
-  reg [31:0]      t_lead, t_l;
   integer l, m;   // one loop variable per block
   always @* begin
-    t_lead = res_i[32*leader_i +: 32] & 32'hffff_fffe;
     for (l = 0; l < LANES; l = l + 1) begin
       case (br_f3_i)
         3'd0: cond[l] = eq_i[l];
@@ -87,8 +90,6 @@ module simty_branch #(
         3'd6: cond[l] = ltu_i[l];
         default: cond[l] = !ltu_i[l];
       endcase
-      t_l     = res_i[32*l +: 32] & 32'hffff_fffe;
-      same[l] = mask_i[l] && t_l == t_lead;
     end
   end
 
@@ -101,23 +102,24 @@ module simty_branch #(
   end
 
   assign divergent_o  = branch_i && taken != {LANES{1'b0}} && taken != mask_i;
-  assign replay_ind_o = jalr_i && same != mask_i;
-  assign replay_mem_o = mem_i && served_i != mask_i;
+  assign replay_ind_o = jalr_i && go_i != mask_i;
+  assign replay_mem_o = mem_i && go_i != mask_i;
 
-  // One jump target for branch, jal and jalr (the leader's target), one
-  // misalignment test and one target mux.
-  wire [31:0] toff   = jalr_i ? t_lead - CODE_BASE : rel_i;
-  wire [31:0] tgt    = toff + CODE_BASE;
-  wire        tmis   = toff[1];              // targets are even
-  wire        toor   = toff >= CODE_SIZE;     // outside CODE
+  // One jump target for branch, jal and jalr (the leader's target): its
+  // word offset, misalignment (targets are even) and range. The byte
+  // address is for the fault record only.
+  wire [PCW-1:0] tpc  = jalr_i ? jt_i[PCW-1:0] : rel_i[PCW+1:2];
+  wire        tmis   = jalr_i ? jt_i[PCW] : rel_i[1];
+  wire        toor   = jalr_i ? jt_i[PCW+1] : rel_oor_i;
+  wire [31:0] tgt    = jalr_i ? res_i[32*leader_i +: 32] & 32'hffff_fffe :
+                                rel_i + CODE_BASE;
   wire        jump   = jal_i || jalr_i || (branch_i && taken != {LANES{1'b0}});
   wire        ctl_ok = !oor_i && !illegal_i && !ebreak_i && !ecall_i;
   wire        split  = jalr_i || mem_i;      // replay at the same pc
-  wire [LANES-1:0] goes = jalr_i ? same : served_i;
 
   always @* begin
     x_valid_o = !(ecall_i && !oor_i && !illegal_i && !ebreak_i);  // threads end
-    x_pc_o    = (ctl_ok && jump) ? toff[PCW+1:2] : pc4_i;
+    x_pc_o    = (ctl_ok && jump) ? tpc : pc4_i;
     x_depth_o = (ctl_ok && (jal_i || jalr_i)) ? dnext : depth_i;
     x_mask_o  = mask_i;
     y_valid_o = 1'b0;
@@ -130,10 +132,10 @@ module simty_branch #(
       y_valid_o = taken != mask_i;
     end
     if (ctl_ok && split) begin
-      x_mask_o  = goes;
-      retire_o  = goes;
-      y_valid_o = goes != mask_i;
-      y_mask_o  = mask_i & ~goes;
+      x_mask_o  = go_i;
+      retire_o  = go_i;
+      y_valid_o = go_i != mask_i;
+      y_mask_o  = mask_i & ~go_i;
     end
     fault_o       = 1'b0;
     fault_cause_o = SIMTY_FAULT_NONE;

@@ -448,9 +448,11 @@ module simty_core #(
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
   wire [LANE_BITS*LANES-1:0] ex_pword, ex_prot;
+  wire [(PCW+2)*LANES-1:0] ex_jt;
 
   simty_stage_ex #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .PCW(PCW),
                    .EPOCH_BITS(EPOCH_BITS), .RSB(RSB), .CODE_BASE(CODE_BASE),
+                   .CODE_SIZE(CODE_SIZE),
                    .DATA_SIZE(DATA_SIZE), .EXT_M(EXT_M), .EXT_A(EXT_A),
                    .LANE_BITS(LANE_BITS), .XBAR(XBAR)) u_ex (
     .clk_i          (clk_i),
@@ -541,7 +543,8 @@ module simty_core #(
     .ex_same_o      (ex_same),
     .ex_pline_o     (ex_pline),
     .ex_pword_o     (ex_pword),
-    .ex_prot_o      (ex_prot)
+    .ex_prot_o      (ex_prot),
+    .ex_jt_o        (ex_jt)
   );
 
   // ------------------------------------------------------------------
@@ -627,6 +630,7 @@ module simty_core #(
     .ex_pline_i       (ex_pline),
     .ex_pword_i       (ex_pword),
     .ex_prot_i        (ex_prot),
+    .ex_jt_i          (ex_jt),
     .epochs_i         (epochs),
     .mb_valid_q       (mb_valid),
     .mb_warp_q        (mb_warp),

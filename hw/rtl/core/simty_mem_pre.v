@@ -32,6 +32,15 @@
 // its word (pword_o: the lane number in the stack area, else address bits
 // [2, LS)) and its rotation (prot_o: w_l - l) go to MB too, where the
 // leader's pick steers the store rotator and the load gather.
+//
+// Indirect jumps (jalr_i): the adders' sum is the jump target (rs1 + imm),
+// and the lane-pair bits say instead whether two lanes jump to the same
+// target (bits [1, 32) equal: a target's bit 0 is dropped). The line
+// compare serves both: for a jalr no lane is taken as a stack lane, so
+// its physical line is its target's line bits, and the pair's bits below
+// the line ([1, LS)) are compared besides. The leader's row of the bits is
+// then the set of lanes that jump with it (the branch unit's served set),
+// so no 32-bit target compare waits for the leader in MB.
 `default_nettype none
 
 module simty_mem_pre #(
@@ -46,6 +55,7 @@ module simty_mem_pre #(
   input  wire [4:0]               stack_log2_i,  // launch constant
   input  wire [WARP_BITS-1:0]     warp_i,
   input  wire                     store_i,
+  input  wire                     jalr_i,    // addr_i are jump targets
   input  wire [1:0]               size_i,
   input  wire [32*LANES-1:0]      addr_i,
   output reg  [LANES-1:0]         mis_o,     // misaligned for size_i
@@ -54,7 +64,8 @@ module simty_mem_pre #(
   output reg  [LANES-1:0]         ovf_o,     // in another thread's stack
   output reg  [LANES-1:0]         stk_o,     // in the stack area
   output reg  [LANES-1:0]         con_o,     // the console's word
-  // bit LANES*k + l: lanes k and l address the same physical line
+  // bit LANES*k + l: lanes k and l address the same physical line (for
+  // a jalr: jump to the same target)
   output reg  [LANES*LANES-1:0]   same_o,
   // per lane its physical address's line bits (bits [LS, 32); below LS:
   // 0), for MB's transaction address
@@ -147,7 +158,7 @@ module simty_mem_pre #(
   localparam integer LB = LANE_BITS;
   reg [31:0] a, pl;
   reg [LB-1:0] wl, dl;
-  reg        in_data, area;
+  reg        in_data, area, parea;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
@@ -166,17 +177,19 @@ module simty_mem_pre #(
       bad_o[l] = mis_o[l] || ovf_o[l] || !(in_data || (store_i && con_o[l]));
       // Physical line bits: above the area's fields the address's own;
       // [HB + 2, s + HB) the word field a[s-1:2]; [LS, HB + 2) the warp.
+      // A jump target is never mapped (parea).
+      parea = area && !jalr_i;
       pl = 32'd0;
       for (p = LINE_SHIFT; p < 32; p = p + 1)
-        if (!area || above[p]) pl[p] = a[p];
+        if (!parea || above[p]) pl[p] = a[p];
       for (p = HB + 2; p < 32; p = p + 1)
-        if (area && !above[p]) pl[p] = a[p - HB];
+        if (parea && !above[p]) pl[p] = a[p - HB];
       for (p = LINE_SHIFT; p < HB + 2; p = p + 1)
-        if (area) pl[p] = warp_i[p - LINE_SHIFT];
+        if (parea) pl[p] = warp_i[p - LINE_SHIFT];
       pline_o[32*l +: 32] = pl;
       // the word in the physical line (as the line, on `area` alone: a
       // lane where it differs from stk_o faults) and the rotation
-      wl = (area ? l[LB-1:0] : a[2 +: LB]) & LMASK[LB-1:0];
+      wl = (parea ? l[LB-1:0] : a[2 +: LB]) & LMASK[LB-1:0];
       dl = wl - l[LB-1:0];
       pword_o[LB*l +: LB] = wl;
       prot_o[LB*l +: LB]  = dl;
@@ -185,8 +198,10 @@ module simty_mem_pre #(
       same_o[LANES*l + l] = 1'b1;
       for (k = 0; k < l; k = k + 1) begin
         same_o[LANES*k + l] = pline_o[32*l +: 32] == pline_o[32*k +: 32] &&
-          (XBAR == 0 || pword_o[LB*l +: LB] == pword_o[LB*k +: LB] ||
-                        prot_o[LB*l +: LB] == prot_o[LB*k +: LB]);
+          (jalr_i ? addr_i[32*l + 1 +: LINE_SHIFT - 1] ==
+                    addr_i[32*k + 1 +: LINE_SHIFT - 1] :
+           (XBAR == 0 || pword_o[LB*l +: LB] == pword_o[LB*k +: LB] ||
+                         prot_o[LB*l +: LB] == prot_o[LB*k +: LB]));
         same_o[LANES*l + k] = same_o[LANES*k + l];
       end
     end

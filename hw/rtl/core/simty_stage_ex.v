@@ -18,6 +18,7 @@ module simty_stage_ex #(
   parameter integer EPOCH_BITS = 3,
   parameter integer RSB = 2,
   parameter [31:0]  CODE_BASE = 32'h0,
+  parameter [31:0]  CODE_SIZE = 32'h0001_0000,
   parameter [31:0]  DATA_SIZE = 32'h0010_0000,
   parameter integer EXT_M = 0,
   parameter integer EXT_A = 0,
@@ -92,7 +93,11 @@ module simty_stage_ex #(
   output wire [LANES-1:0]       ex_mis_o, ex_bad_o, ex_con_o, ex_ovf_o, ex_stk_o,
   output wire [LANES*LANES-1:0] ex_same_o,
   output wire [32*LANES-1:0]    ex_pline_o,
-  output wire [LANE_BITS*LANES-1:0] ex_pword_o, ex_prot_o
+  output wire [LANE_BITS*LANES-1:0] ex_pword_o, ex_prot_o,
+  // per lane its jump target (the address adder's sum, bit 0 dropped) as
+  // {outside CODE, misaligned, word offset into CODE}: for a jalr, the
+  // branch unit picks the leader's (MB registers them)
+  output wire [(PCW+2)*LANES-1:0] ex_jt_o
 );
   // The EX registers' next values that are not RR2's signals as they are
   wire       ex_amoc_d = EXT_A != 0 && rr2_opcode_i == 7'b0101111;
@@ -163,6 +168,9 @@ module simty_stage_ex #(
       // immediate operand), which MB keeps in mb_res_q for the arbiter's
       // offsets and fault address.
       assign ex_addr[32*l +: 32] = a + ex_imm_q;
+      // For a jalr the same sum is the lane's target.
+      wire [31:0] toff = (ex_addr[32*l +: 32] & 32'hffff_fffe) - CODE_BASE;
+      assign ex_jt_o[(PCW+2)*l +: PCW+2] = {toff >= CODE_SIZE, toff[1], toff[PCW+1:2]};
       // M: multiply, partial products in EX, their sum in MB (simty_mul).
       // The operands are the registers (R-type), not the ALU's b input.
       if (EXT_M != 0) begin : gen_mul
@@ -182,10 +190,11 @@ module simty_stage_ex #(
 
 `ifndef SYNTHESIS
   // The address adders and the ALUs agree on every memory instruction
-  // (MB's mb_res_q, from the ALU, is the same address).
+  // and jalr (MB's mb_res_q, from the ALU, is the same address / target).
   always @(posedge clk_i)
-    if (ex_valid_q && (ex_load_q || ex_store_q || ex_amo_q) && ex_addr != ex_res_o) begin
-      $display("simty_core: memory address adder and ALU disagree at pc 0x%08x",
+    if (ex_valid_q && (ex_load_q || ex_store_q || ex_amo_q || ex_jalr_q) &&
+        ex_addr != ex_res_o) begin
+      $display("simty_core: address adder and ALU disagree at pc 0x%08x",
                CODE_BASE + ({{(32-PCW){1'b0}}, ex_pc_q} << 2));
       $finish;
     end
@@ -200,6 +209,7 @@ module simty_stage_ex #(
     .stack_log2_i (stack_log2_i),
     .warp_i       (ex_warp_q),
     .store_i      (ex_store_q),
+    .jalr_i       (ex_jalr_q),
     .size_i       (ex_size_q),
     .addr_i       (ex_addr),
     .mis_o        (ex_mis_o),

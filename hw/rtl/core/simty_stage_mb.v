@@ -62,6 +62,7 @@ module simty_stage_mb #(
   input  wire [LANES*LANES-1:0] ex_same_i,
   input  wire [32*LANES-1:0]    ex_pline_i,
   input  wire [LANE_BITS*LANES-1:0] ex_pword_i, ex_prot_i,
+  input  wire [(PCW+2)*LANES-1:0] ex_jt_i,     // per lane jalr target
 
   // Each warp's fetch epoch (simty_fetch_steer): an older one is stale
   input  wire [WARPS*EPOCH_BITS-1:0] epochs_i,
@@ -174,6 +175,10 @@ module simty_stage_mb #(
   reg                    mb_ecall_q, mb_ebreak_q, mb_illegal_q, mb_call_q, mb_ret_q;
   reg  [2:0]             mb_f3_q;
   reg  [31:0]            mb_rel_q;    // branch / jal target, offset into CODE
+  reg                    mb_rel_oor_q; // ... outside CODE
+  // per lane its jalr target {outside CODE, misaligned, word offset}: the
+  // branch unit's own copy of what it needs of the target (mb_res_q)
+  reg  [(PCW+2)*LANES-1:0] mb_jt_q;
   reg  [LANES-1:0]       mb_eq_q, mb_lt_q, mb_ltu_q;
   reg  [31:0]            mb_base_tid_q;
   // computed in EX: the register then takes the adder's output (a LUT)
@@ -213,6 +218,8 @@ module simty_stage_mb #(
     mb_amo_op_q   <= ex_amo_op_i;
     mb_f3_q       <= ex_f3_i;
     mb_rel_q      <= mb_rel_d;
+    mb_rel_oor_q  <= mb_rel_d >= CODE_SIZE;
+    mb_jt_q       <= ex_jt_i;
     mb_res_q      <= ex_res_i;
     mb_b_q        <= ex_op2_i;
     mb_eq_q       <= ex_eq_i;
@@ -323,15 +330,17 @@ module simty_stage_mb #(
   wire [31:0]          br_faddr, br_fpc;
   wire                 divergent, replay_ind, replay_mem;
 
-  // The lanes a memory access serves, again from the branch unit's own
-  // leader and mask: simty_mem computes the same set as served, the
-  // leader's row of the lane-pair bits, which hold the crossbar's rule
-  // (simty_mem_pre), so that one rule serves both (checked in simulation
-  // below).
-  wire [LANES-1:0] served_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
+  // The lanes that go on: for a memory access those it serves, again from
+  // the branch unit's own leader and mask (simty_mem computes the same set
+  // as served, the leader's row of the lane-pair bits, which hold the
+  // crossbar's rule (simty_mem_pre), so that one rule serves both: checked
+  // in simulation below); for a jalr those with the leader's target (the
+  // same row: simty_mem_pre compares targets for a jalr). The leader's
+  // target comes from the branch unit's own per-lane copy.
+  wire [LANES-1:0] go_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
+  wire [PCW+1:0]   jt_lead   = mb_jt_q[(PCW+2)*leader_br +: PCW+2];
 
-  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .CODE_SIZE(CODE_SIZE),
-                 .PCW(PCW)) u_branch (
+  simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .PCW(PCW)) u_branch (
     .mask_i        (mmask_br),
     .leader_i      (leader_br),
     .pc_i          (mb_pc_q),
@@ -350,11 +359,13 @@ module simty_stage_mb #(
     .call_i        (mb_call_q),
     .ret_i         (mb_ret_q),
     .rel_i         (mb_rel_q),
+    .rel_oor_i     (mb_rel_oor_q),
+    .jt_i          (jt_lead),
     .eq_i          (mb_eq_q),
     .lt_i          (mb_lt_q),
     .ltu_i         (mb_ltu_q),
     .res_i         (mb_res_q),
-    .served_i      (served_br),
+    .go_i          (go_br),
     .x_valid_o     (x_valid),
     .x_pc_o        (x_pc),
     .x_depth_o     (x_depth),
@@ -620,10 +631,31 @@ module simty_stage_mb #(
   endgenerate
   // The branch unit's copy of the served set is the memory arbiter's.
   always @(posedge clk_i)
-    if (!rst_i && exec_ok && mb_mem && served_br != served) begin
+    if (!rst_i && exec_ok && mb_mem && go_br != served) begin
       $display("simty_core: MB warp %0d pc 0x%08x: the branch unit's served lanes %h, the memory arbiter's %h",
-               mb_warp_q, `SIMTY_FULL_PC(mb_pc_q), served_br, served);
+               mb_warp_q, `SIMTY_FULL_PC(mb_pc_q), go_br, served);
       $fatal(1, "simty_core: served set");
+    end
+  // For a jalr, the lane-pair bits' row is the set of lanes whose target is
+  // the leader's, and the branch unit's copy of the leader's target is its
+  // target in mb_res_q.
+  reg [LANES-1:0] ck_jgo;
+  reg [31:0]      ck_jt, ck_joff;
+  integer         ck_jl;
+  always @* begin
+    ck_jt = mb_res_q[32*leader_br +: 32] & 32'hffff_fffe;
+    ck_joff = ck_jt - CODE_BASE;
+    for (ck_jl = 0; ck_jl < LANES; ck_jl = ck_jl + 1)
+      ck_jgo[ck_jl] = mmask_br[ck_jl] &&
+                      (mb_res_q[32*ck_jl +: 32] & 32'hffff_fffe) == ck_jt;
+  end
+  always @(posedge clk_i)
+    if (!rst_i && live && mb_jalr_q && !mb_oor_q && !mb_illegal_q &&
+        (go_br != ck_jgo ||
+         jt_lead != {ck_joff >= CODE_SIZE, ck_joff[1], ck_joff[PCW+1:2]})) begin
+      $display("simty_core: MB warp %0d pc 0x%08x: jalr lanes %h target %h, expected %h %08x",
+               mb_warp_q, `SIMTY_FULL_PC(mb_pc_q), go_br, jt_lead, ck_jgo, ck_jt);
+      $fatal(1, "simty_core: jalr targets");
     end
   always @(posedge clk_i) begin
     if (rst_i) begin
