@@ -196,26 +196,32 @@ rtl_tb_verilate = tmp=$(dir $(2))$(3).$$$$; rm -rf $$tmp && \
   rm -rf $$tmp $(2).$$$$; \
   if [ $$rc -ne 0 ]; then cat $(dir $(2))$(3).log; exit 1; fi
 
+# The configurations built with the hot tables in LUT RAM (HOT_LUTRAM=1),
+# as the ULX3S and the simulated board build their 8x8 core (MB then
+# takes the leader's picks registered from EX); the others keep block RAM.
+RTL_TB_LUTRAM_CONFIGS ?= 8x8
+rtl_tb_lutram = $(if $(filter $(1),$(RTL_TB_LUTRAM_CONFIGS)),-GHOT_LUTRAM=1)
+
 RTL_TB_DEPS = $(RTL_TB_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) $(RTL_TB_C_OBJS) \
   $(RTL_TB_DIR)/simty_tb_top.v $(RTL_TB_DIR)/simty_tb_main.cpp $(RTL_TB_DIR)/simty_tb.h
 
 $(RTL_TB_OUT)/core_%/simty-rtl: $(RTL_TB_DEPS) $(RTL_TB_TRAIN)
 	@mkdir -p $(@D)
-	@echo "VERILATE $@$(if $(RTL_TB_TRAIN), (PGO))"
-	@$(call rtl_tb_verilate,$*,$@,obj,,$(RTL_TB_TRAIN))
+	@echo "VERILATE $@$(if $(RTL_TB_TRAIN), (PGO))$(if $(call rtl_tb_lutram,$*), (HOT_LUTRAM=1))"
+	@$(call rtl_tb_verilate,$*,$@,obj,$(call rtl_tb_lutram,$*),$(RTL_TB_TRAIN))
 
 $(RTL_TB_OUT)/core_%/simty-rtl-wave: $(RTL_TB_DEPS)
 	@mkdir -p $(@D)
 	@echo "VERILATE $@ ($(RTL_WAVE_FORMAT))"
-	@$(call rtl_tb_verilate,$*,$@,obj-wave,$(if $(filter fst,$(RTL_WAVE_FORMAT)),--trace-fst,--trace))
+	@$(call rtl_tb_verilate,$*,$@,obj-wave,$(call rtl_tb_lutram,$*) $(if $(filter fst,$(RTL_WAVE_FORMAT)),--trace-fst,--trace))
 
 # The rotate crossbar (simty_core XBAR=1): core_WxL_rotate/simty-rtl,
 # built without profile-guided optimisation (only the rotate rtl-diff
 # runs it). `--xbar rotate` is its only accepted --xbar.
 $(RTL_TB_OUT)/core_%_rotate/simty-rtl: $(RTL_TB_DEPS)
 	@mkdir -p $(@D)
-	@echo "VERILATE $@ (XBAR=1)"
-	@$(call rtl_tb_verilate,$*,$@,obj,-GXBAR=1 -CFLAGS -DSIMTY_TB_XBAR=1,)
+	@echo "VERILATE $@ (XBAR=1)$(if $(call rtl_tb_lutram,$*), (HOT_LUTRAM=1))"
+	@$(call rtl_tb_verilate,$*,$@,obj,$(call rtl_tb_lutram,$*) -GXBAR=1 -CFLAGS -DSIMTY_TB_XBAR=1,)
 
 RTL_SIMS := $(foreach c,$(RTL_TB_CONFIGS),$(RTL_TB_OUT)/core_$(c)/simty-rtl)
 

@@ -179,6 +179,12 @@ module simty_stage_mb #(
   // per lane its jalr target {outside CODE, misaligned, word offset}: the
   // branch unit's own copy of what it needs of the target (mb_res_q)
   reg  [(PCW+2)*LANES-1:0] mb_jt_q;
+  // with HOT_LUTRAM: EX's read of the mask and its leader (0 and unused
+  // without)
+  // verilator lint_off UNUSEDSIGNAL
+  wire [LANES-1:0]       mask_ex;
+  wire [LANE_BITS-1:0]   leader_ex;
+  // verilator lint_on UNUSEDSIGNAL
   reg  [LANES-1:0]       mb_eq_q, mb_lt_q, mb_ltu_q;
   reg  [31:0]            mb_base_tid_q;
   // computed in EX: the register then takes the adder's output (a LUT)
@@ -337,8 +343,26 @@ module simty_stage_mb #(
   // in simulation below); for a jalr those with the leader's target (the
   // same row: simty_mem_pre compares targets for a jalr). The leader's
   // target comes from the branch unit's own per-lane copy.
-  wire [LANES-1:0] go_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
-  wire [PCW+1:0]   jt_lead   = mb_jt_q[(PCW+2)*leader_br +: PCW+2];
+  // With HOT_LUTRAM the leader is known in EX (simty_membership's mask
+  // copy is read there): both picks are then registered into MB, and MB
+  // starts from them.
+  wire [LANES-1:0] go_br;
+  wire [PCW+1:0]   jt_lead;
+  generate
+    if (HOT_LUTRAM != 0) begin : gen_pick_ex
+      reg [LANES-1:0] go_br_q;
+      reg [PCW+1:0]   jt_lead_q;
+      always @(posedge clk_i) begin
+        go_br_q   <= mask_ex & ex_same_i[LANES*leader_ex +: LANES];
+        jt_lead_q <= ex_jt_i[(PCW+2)*leader_ex +: PCW+2];
+      end
+      assign go_br = go_br_q;
+      assign jt_lead = jt_lead_q;
+    end else begin : gen_pick_mb
+      assign go_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
+      assign jt_lead = mb_jt_q[(PCW+2)*leader_br +: PCW+2];
+    end
+  endgenerate
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .PCW(PCW)) u_branch (
     .mask_i        (mmask_br),
@@ -421,6 +445,8 @@ module simty_stage_mb #(
     .leader_o      (leader),
     .mask_br_o     (mmask_br),
     .leader_br_o   (leader_br),
+    .mask_ex_o     (mask_ex),
+    .leader_ex_o   (leader_ex),
     .depth_o       (mdepth),
     .lost_o        (lost),
     .commit_i      (exec_ok),

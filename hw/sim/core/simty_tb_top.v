@@ -26,7 +26,10 @@ module simty_tb_top #(
   parameter integer EXT_A = 1,
   parameter integer EXT_ZICNTR = 1,
   // the memory crossbar kind (simty_core XBAR; rtl.mk's core_WxL_rotate)
-  parameter integer XBAR = 0
+  parameter integer XBAR = 0,
+  // the hot tables in LUT RAM, as the ULX3S and the simulated board build
+  // the core (simty_core HOT_LUTRAM; rtl.mk's RTL_TB_LUTRAM_CONFIGS)
+  parameter integer HOT_LUTRAM = 0
 ) (
   input  wire clk_i,
   input  wire [3:0]  ctr_sel_i,   // not registered: see below
@@ -133,7 +136,8 @@ module simty_tb_top #(
 
   simty_core #(
     .WARPS (WARPS), .LANES (LANES), .CODE_SIZE (CODE_SIZE), .DATA_SIZE (DATA_SIZE),
-    .EXT_M (EXT_M), .EXT_A (EXT_A), .EXT_ZICNTR (EXT_ZICNTR), .XBAR (XBAR)
+    .EXT_M (EXT_M), .EXT_A (EXT_A), .EXT_ZICNTR (EXT_ZICNTR), .XBAR (XBAR),
+    .HOT_LUTRAM (HOT_LUTRAM)
   ) u_core (
     .clk_i (clk_i), .rst_i (rst_q),
     .launch_nthreads_i (nthreads_q), .launch_args_i (args_q),
