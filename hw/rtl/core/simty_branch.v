@@ -49,6 +49,12 @@ module simty_branch #(
   output reg  [PCW-1:0]          x_pc_o,
   output reg  [7:0]           x_depth_o,
   output reg  [LANES-1:0]     x_mask_o,
+  // X's two candidates, for the merge's key compares (simty_membership
+  // compares both and selects with x_jump_o): the jump target with its
+  // depth, and the fall-through at the unchanged depth
+  output wire                 x_jump_o,
+  output wire [PCW-1:0]       xt_pc_o,
+  output wire [7:0]           xt_depth_o,
   output reg                  y_valid_o,
   output reg  [PCW-1:0]          y_pc_o,
   output reg  [7:0]           y_depth_o,
@@ -117,10 +123,14 @@ module simty_branch #(
   wire        ctl_ok = !oor_i && !illegal_i && !ebreak_i && !ecall_i;
   wire        split  = jalr_i || mem_i;      // replay at the same pc
 
+  assign x_jump_o   = ctl_ok && jump;
+  assign xt_pc_o    = tpc;
+  assign xt_depth_o = (jal_i || jalr_i) ? dnext : depth_i;
+
   always @* begin
     x_valid_o = !(ecall_i && !oor_i && !illegal_i && !ebreak_i);  // threads end
-    x_pc_o    = (ctl_ok && jump) ? tpc : pc4_i;
-    x_depth_o = (ctl_ok && (jal_i || jalr_i)) ? dnext : depth_i;
+    x_pc_o    = x_jump_o ? xt_pc_o : pc4_i;
+    x_depth_o = x_jump_o ? xt_depth_o : depth_i;
     x_mask_o  = mask_i;
     y_valid_o = 1'b0;
     y_pc_o    = split ? pc_i : pc4_i;

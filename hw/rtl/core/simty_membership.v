@@ -72,6 +72,11 @@ module simty_membership #(
   input  wire [PCW-1:0]           x_pc_i,
   input  wire [7:0]            x_depth_i,
   input  wire [LANES-1:0]      x_mask_i,
+  // X's candidates (x_pc_i, x_depth_i is one of them): the jump target
+  // (x_jump_i) or the fall-through, mb_pc_i + 1 at depth_o
+  input  wire                  x_jump_i,
+  input  wire [PCW-1:0]        xt_pc_i,
+  input  wire [7:0]            xt_depth_i,
   input  wire                  y_valid_i,
   input  wire [PCW-1:0]           y_pc_i,
   input  wire [7:0]            y_depth_i,
@@ -217,13 +222,30 @@ module simty_membership #(
   wire [PW-1:0] H = h2;
   wire [LANES-1:0] h_mask = H[LANES-1:0];
   wire xv = x_valid_i, yv = y_valid_i, hv = H[PW-1];
-  wire [KW-1:0] kx = {x_depth_i, ~x_pc_i};
+  // X's key is compared for both of its candidates, which are known
+  // from MB's registers, and the jump decision (the branch outcome, the
+  // faults) selects the results: the compares do not wait for it.
+  wire [PCW-1:0] x_pc4 = mb_pc_i + 1'b1;
+  wire [KW-1:0] kxt = {xt_depth_i, ~xt_pc_i};
+  wire [KW-1:0] kxf = {h1[PW-2 -: 8], ~x_pc4};
   wire [KW-1:0] ky = {y_depth_i, ~y_pc_i};
   wire [KW-1:0] kh = H[KL +: KW] ^ KEY_FLIP;
   // One magnitude comparison per pair (the reverse order is "neither
   // greater nor equal"); merged paths keep their keys.
-  wire g_xy = kx > ky, g_xh = kx > kh, g_yh = ky > kh;
-  wire k_xy = kx == ky, k_xh = kx == kh, k_yh = ky == kh;
+  wire g_xy = x_jump_i ? kxt > ky : kxf > ky;
+  wire g_xh = x_jump_i ? kxt > kh : kxf > kh;
+  wire g_yh = ky > kh;
+  wire k_xy = x_jump_i ? kxt == ky : kxf == ky;
+  wire k_xh = x_jump_i ? kxt == kh : kxf == kh;
+  wire k_yh = ky == kh;
+`ifndef SYNTHESIS
+  always @(posedge clk_i)
+    if (!rst_i && commit_i &&
+        (x_pc_i != (x_jump_i ? xt_pc_i : x_pc4) ||
+         x_depth_i != (x_jump_i ? xt_depth_i : h1[PW-2 -: 8])))
+      $fatal(1, "simty_membership: X (pc %0d depth %0d) is neither candidate",
+             x_pc_i, x_depth_i);
+`endif
   wire g_yx = !g_xy && !k_xy, g_hx = !g_xh && !k_xh, g_hy = !g_yh && !k_yh;
   wire eq_xy = xv && yv && k_xy;
   wire eq_xh = xv && hv && k_xh;

@@ -329,6 +329,9 @@ module simty_stage_mb #(
   wire                 x_valid, y_valid;
   wire [PCW-1:0]       x_pc, y_pc;
   wire [7:0]           x_depth, y_depth;
+  wire                 x_jump;          // X is the jump target:
+  wire [PCW-1:0]       xt_pc;           // X's jump candidate
+  wire [7:0]           xt_depth;
   wire [LANES-1:0]     x_mask, y_mask, retire_mask;
   wire                 br_fault;
   wire [3:0]           br_cause;
@@ -393,6 +396,9 @@ module simty_stage_mb #(
     .x_valid_o     (x_valid),
     .x_pc_o        (x_pc),
     .x_depth_o     (x_depth),
+    .x_jump_o      (x_jump),
+    .xt_pc_o       (xt_pc),
+    .xt_depth_o    (xt_depth),
     .x_mask_o      (x_mask),
     .y_valid_o     (y_valid),
     .y_pc_o        (y_pc),
@@ -454,6 +460,9 @@ module simty_stage_mb #(
     .x_valid_i     (x_valid),
     .x_pc_i        (x_pc),
     .x_depth_i     (x_depth),
+    .x_jump_i      (x_jump),
+    .xt_pc_i       (xt_pc),
+    .xt_depth_i    (xt_depth),
     .x_mask_i      (x_mask),
     .y_valid_i     (y_valid),
     .y_pc_i        (y_pc),
