@@ -10,7 +10,9 @@
 # RTL_INC        include directories (the generated contract include)
 #   make lint-core       verilator --lint-only -Wall at 4x4 (CORE_LINT_CONFIG)
 #   make test-rtl-lint   lint at 1x1, 4x4, 8x8, 2x32, 4x8, 16x32 (and the rotate
-#                        crossbar, XBAR=1, at 1x1, 8x8, 2x32) + Yosys: no latch at 4x4
+#                        crossbar, XBAR=1, at 1x1, 8x8, 2x32; the LUT RAM hot
+#                        tables, HOT_LUTRAM=1, at 1x1, 4x4, 8x8) + Yosys: no
+#                        latch at 4x4
 
 RTL_CORE_SRCS := $(sort $(wildcard hw/rtl/core/*.v))
 RTL_CORE_INCS := $(wildcard hw/rtl/core/*.vh)
@@ -18,6 +20,7 @@ RTL_INC := -Ihw/rtl/core -I$(BUILD)/gen
 CORE_LINT_CONFIG ?= 4x4
 CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32 4x8 16x32
 CORE_LINT_XBAR_CONFIGS ?= 1x1 8x8 2x32
+CORE_LINT_LUTRAM_CONFIGS ?= 1x1 4x4 8x8
 YOSYS ?= yosys
 
 core_lint = verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
@@ -49,6 +52,12 @@ test-rtl-lint: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) | $(BUILD)/rtl/
 	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
 	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
 	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -GXBAR=1; \
+	done
+	@set -e; for c in $(CORE_LINT_LUTRAM_CONFIGS); do \
+	  echo "LINT simty_core $$c HOT_LUTRAM=1 (the boards' hot tables) EXT_M=EXT_A=EXT_ZICNTR=1"; \
+	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
+	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
+	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -GHOT_LUTRAM=1; \
 	done
 	@set -e; for x in 0 1; do \
 	  echo "YOSYS simty_core 4x4 with M, A and Zicntr, XBAR=$$x: no latch"; \

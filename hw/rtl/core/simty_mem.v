@@ -46,9 +46,13 @@ module simty_mem #(
   input  wire [LANES-1:0]      mis_i,
   input  wire [LANES-1:0]      bad_i,
   input  wire [LANES-1:0]      con_i,
-  input  wire [LANES*LANES-1:0] same_i,
   input  wire [LANES-1:0]      ovf_i,       // in another thread's stack
-  input  wire [32*LANES-1:0]   pline_i,     // physical line bits [LS, 32)
+  // the leader's picks of simty_mem_pre's values (simty_stage_mb: with
+  // HOT_LUTRAM registered from EX, where the leader is already known):
+  // its row of the lane-pair bits (bit l: lane l can share its
+  // transaction) and its physical line (bits [LS, 32))
+  input  wire [LANES-1:0]      lead_same_i,
+  input  wire [31:0]           lead_line_i,
   // per lane its word in its physical line (a stack lane's: its lane) and
   // its rotation, word - lane (XBAR = 1 only) (simty_mem_pre)
   input  wire [LANE_BITS*LANES-1:0] pword_i,
@@ -75,10 +79,7 @@ module simty_mem #(
 // verilator lint_on UNUSEDPARAM
 
   localparam integer LINE_SHIFT = 2 + ((LANES > 1) ? $clog2(LANES) : 0);
-  // Each lane's physical line comes from simty_mem_pre (EX), registered:
-  // the leader picks one, as it picked an address before.
-  wire [31:0] lead_line = pline_i[32*leader_i +: 32] >> LINE_SHIFT;
-  wire [LANES-1:0] lead_same = same_i[LANES*leader_i +: LANES];
+  wire [LANES-1:0] lead_same = lead_same_i;
 
   integer l;
   always @* begin
@@ -107,7 +108,7 @@ module simty_mem #(
   wire [LANES-1:0] served_m = mask_mem_i & lead_same;
   assign console_o   = store_i && con_i[leader_i];
   assign dmem_en_o   = valid_i && (load_i || store_i) && !any_bad && !console_o;
-  assign dmem_addr_o = lead_line << LINE_SHIFT;
+  assign dmem_addr_o = (lead_line_i >> LINE_SHIFT) << LINE_SHIFT;
 
   wire wr = dmem_en_o && store_i;
   localparam integer LB = LANE_BITS;

@@ -57,11 +57,9 @@ module simty_membership #(
   // near their consumers rather than shared with the memory stage's.
   output wire [LANES-1:0]      mask_br_o,
   output wire [LANE_BITS-1:0]  leader_br_o,
-  // With HOT_LUTRAM, the mask and leader those registers take, a cycle
-  // early (the EX warp's read): MB registers what the branch unit picks
-  // with the leader. Without HOT_LUTRAM the mask is known in MB only
-  // (both 0).
-  output wire [LANES-1:0]      mask_ex_o,
+  // With HOT_LUTRAM, the leader those registers take, a cycle early (the
+  // EX warp's read): MB registers what it picks with the leader. Without
+  // HOT_LUTRAM the mask is known in MB only (0).
   output wire [LANE_BITS-1:0]  leader_ex_o,
   output wire [7:0]            depth_o,
   output wire                  lost_o,       // HCT read lost: replay (never: 0)
@@ -205,14 +203,12 @@ module simty_membership #(
       assign leader_o = leader_q;
       assign mask_br_o = mask_br_q;
       assign leader_br_o = leader_br_q;
-      assign mask_ex_o = mm_rd;
       assign leader_ex_o = lowest(mm_rd);
     end else begin : gen_mask_same
       assign mask_mem_o = h1[LANES-1:0];
       assign leader_o = lowest(h1[LANES-1:0]);
       assign mask_br_o = h1[LANES-1:0];
       assign leader_br_o = lowest(h1[LANES-1:0]);
-      assign mask_ex_o = {LANES{1'b0}};
       assign leader_ex_o = {LANE_BITS{1'b0}};
     end
   endgenerate

@@ -164,8 +164,6 @@ module simty_stage_mb #(
   // MB registers
   // ------------------------------------------------------------------
   reg  [LANES-1:0]       mb_mis_q, mb_bad_q, mb_con_q, mb_ovf_q;
-  reg  [32*LANES-1:0]    mb_pline_q;
-  reg  [LANES*LANES-1:0] mb_same_q;
   reg  [LANE_BITS*LANES-1:0] mb_pword_q, mb_prot_q;
   reg                    mb_oor_q;
   reg  [EPOCH_BITS-1:0]  mb_epoch_q;
@@ -176,13 +174,9 @@ module simty_stage_mb #(
   reg  [2:0]             mb_f3_q;
   reg  [31:0]            mb_rel_q;    // branch / jal target, offset into CODE
   reg                    mb_rel_oor_q; // ... outside CODE
-  // per lane its jalr target {outside CODE, misaligned, word offset}: the
-  // branch unit's own copy of what it needs of the target (mb_res_q)
-  reg  [(PCW+2)*LANES-1:0] mb_jt_q;
-  // with HOT_LUTRAM: EX's read of the mask and its leader (0 and unused
+  // with HOT_LUTRAM: the leader of EX's read of the mask (0 and unused
   // without)
   // verilator lint_off UNUSEDSIGNAL
-  wire [LANES-1:0]       mask_ex;
   wire [LANE_BITS-1:0]   leader_ex;
   // verilator lint_on UNUSEDSIGNAL
   reg  [LANES-1:0]       mb_eq_q, mb_lt_q, mb_ltu_q;
@@ -225,7 +219,6 @@ module simty_stage_mb #(
     mb_f3_q       <= ex_f3_i;
     mb_rel_q      <= mb_rel_d;
     mb_rel_oor_q  <= mb_rel_d >= CODE_SIZE;
-    mb_jt_q       <= ex_jt_i;
     mb_res_q      <= ex_res_i;
     mb_b_q        <= ex_op2_i;
     mb_eq_q       <= ex_eq_i;
@@ -235,10 +228,8 @@ module simty_stage_mb #(
     mb_mis_q      <= ex_mis_i;
     mb_bad_q      <= ex_bad_i;
     mb_con_q      <= ex_con_i;
-    mb_same_q     <= ex_same_i;
     mb_ovf_q      <= ex_ovf_i;
     mb_stk_q      <= ex_stk_i;
-    mb_pline_q    <= ex_pline_i;
     mb_pword_q    <= ex_pword_i;
     mb_prot_q     <= ex_prot_i;
   end
@@ -271,6 +262,47 @@ module simty_stage_mb #(
   wire                 mb_mem = mb_load_q || mb_store_q || mb_amo_q;
   wire                 exec_ok;      // commits this cycle
 
+  // The leader's picks: its row of the lane-pair bits (the memory
+  // stage's copy and the branch unit's), its physical line and its jalr
+  // target. With HOT_LUTRAM the leader is known in EX (simty_membership's
+  // mask copy is read there): the picks are registered into MB from EX's
+  // values, and MB starts from them; without, MB picks with its leaders.
+  wire [LANES-1:0] row_mem, row_br;
+  wire [31:0]      lline;
+  wire [PCW+1:0]   jt_lead;
+  generate
+    if (HOT_LUTRAM != 0) begin : gen_pick_ex
+      (* keep *) reg [LANES-1:0] row_mem_q, row_br_q;
+      reg [31:0]      lline_q;
+      reg [PCW+1:0]   jt_lead_q;
+      always @(posedge clk_i) begin
+        row_mem_q <= ex_same_i[LANES*leader_ex +: LANES];
+        row_br_q  <= ex_same_i[LANES*leader_ex +: LANES];
+        lline_q   <= ex_pline_i[32*leader_ex +: 32];
+        jt_lead_q <= ex_jt_i[(PCW+2)*leader_ex +: PCW+2];
+      end
+      assign row_mem = row_mem_q;
+      assign row_br  = row_br_q;
+      assign lline   = lline_q;
+      assign jt_lead = jt_lead_q;
+    end else begin : gen_pick_mb
+      // every lane's values registered (per lane its jalr target: the
+      // branch unit's own copy of what it needs of mb_res_q), picked in MB
+      reg [LANES*LANES-1:0]   mb_same_q;
+      reg [32*LANES-1:0]      mb_pline_q;
+      reg [(PCW+2)*LANES-1:0] mb_jt_q;
+      always @(posedge clk_i) begin
+        mb_same_q  <= ex_same_i;
+        mb_pline_q <= ex_pline_i;
+        mb_jt_q    <= ex_jt_i;
+      end
+      assign row_mem = mb_same_q[LANES*leader +: LANES];
+      assign row_br  = mb_same_q[LANES*leader_br +: LANES];
+      assign lline   = mb_pline_q[32*leader +: 32];
+      assign jt_lead = mb_jt_q[(PCW+2)*leader_br +: PCW+2];
+    end
+  endgenerate
+
   simty_mem #(.LANES(LANES), .LANE_BITS(LANE_BITS), .XBAR(XBAR)) u_mem (
     // Not exec_ok: for a load or store the only other reasons not to
     // execute (fetch out of range, illegal) already clear load_i/store_i
@@ -289,9 +321,9 @@ module simty_stage_mb #(
     .mis_i         (mb_mis_q),
     .bad_i         (mb_bad_q),
     .con_i         (mb_con_q),
-    .same_i        (mb_same_q),
+    .lead_same_i   (row_mem),
     .ovf_i         (mb_ovf_q),
-    .pline_i       (mb_pline_q),
+    .lead_line_i   (lline),
     .pword_i       (mb_pword_q),
     .prot_i        (mb_prot_q),
     .fault_o       (mem_fault),
@@ -346,26 +378,7 @@ module simty_stage_mb #(
   // in simulation below); for a jalr those with the leader's target (the
   // same row: simty_mem_pre compares targets for a jalr). The leader's
   // target comes from the branch unit's own per-lane copy.
-  // With HOT_LUTRAM the leader is known in EX (simty_membership's mask
-  // copy is read there): both picks are then registered into MB, and MB
-  // starts from them.
-  wire [LANES-1:0] go_br;
-  wire [PCW+1:0]   jt_lead;
-  generate
-    if (HOT_LUTRAM != 0) begin : gen_pick_ex
-      reg [LANES-1:0] go_br_q;
-      reg [PCW+1:0]   jt_lead_q;
-      always @(posedge clk_i) begin
-        go_br_q   <= mask_ex & ex_same_i[LANES*leader_ex +: LANES];
-        jt_lead_q <= ex_jt_i[(PCW+2)*leader_ex +: PCW+2];
-      end
-      assign go_br = go_br_q;
-      assign jt_lead = jt_lead_q;
-    end else begin : gen_pick_mb
-      assign go_br = mmask_br & mb_same_q[LANES*leader_br +: LANES];
-      assign jt_lead = mb_jt_q[(PCW+2)*leader_br +: PCW+2];
-    end
-  endgenerate
+  wire [LANES-1:0] go_br = mmask_br & row_br;
 
   simty_branch #(.LANES(LANES), .LANE_BITS(LANE_BITS), .PCW(PCW)) u_branch (
     .mask_i        (mmask_br),
@@ -451,7 +464,6 @@ module simty_stage_mb #(
     .leader_o      (leader),
     .mask_br_o     (mmask_br),
     .leader_br_o   (leader_br),
-    .mask_ex_o     (mask_ex),
     .leader_ex_o   (leader_ex),
     .depth_o       (mdepth),
     .lost_o        (lost),
