@@ -336,7 +336,7 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
    * binary built for them), verbose (1: the board prints its cycle report
    * on stderr at close; it is quiet otherwise, unless $SIMTY_SIM_VERBOSE
    * says so). */
-  char warps[16] = "", lanes[16] = "", verbose[16] = "", xbar[16] = "";
+  char warps[16] = "", lanes[16] = "", verbose[16] = "", xbar[8] = "";
   if (*rest && *rest != '?') {
     snprintf(err, err_size,
              "expected sim[?warps=W&lanes=L&xbar=full|rotate&verbose=0|1], "
