@@ -1054,8 +1054,9 @@ static void test_api_sim_xbar(void **state)
   assert_int_equal(in.xbar, 0);
   simty_close(dev);
   /* bad values: nothing is spawned */
-  const char *bad[] = {"sim?xbar=", "sim?xbar=diagonal", "sim?xbar=Rotate",
-                       "sim?xbar=rotatex", "sim?xbar=ful", "sim?xbar"};
+  const char *bad[] = {"sim?xbar=",       "sim?xbar=diagonal",
+                       "sim?xbar=Rotate", "sim?xbar=rotatex",
+                       "sim?xbar=ful",    "sim?xbar"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     dev = NULL;
     assert_int_equal(simty_open(bad[i], &dev), SIMTY_EURI);
