@@ -210,10 +210,11 @@ test-host-install: $(HOSTLIB) $(HOSTLIB_HEADER) $(SIMTY_CLI) $(KERNEL_RUNTIME)
 $(BUILD)/tests/host/test_stream: $(HOST_TEST_DIR)/test_stream.c $(HOSTLIB) $(HOSTLIB_HDRS) | $(BUILD)/tests/host/
 	$(CC) $(HOST_TEST_CFLAGS) -o $@ $< $(HOSTLIB) $(HOSTLIB_LIBS)
 
-# The library, the CLI and an example against the simulated board.
+# The library, the CLI and an example against the simulated board (and
+# sim?xbar=rotate against the rotate board, one more Verilated SoC).
 TEST_SUITES += host-sim
 .PHONY: test-host-sim
-test-host-sim: simty-sim $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
+test-host-sim: simty-sim simty-sim-4x4_rotate $(SIMTY_CLI) $(SIMTY_MODEL) $(HOST_TEST_KERNELS) $(BUILD)/examples/vecadd \
     $(BUILD)/tests/host/test_stream \
     $(BUILD)/kernels/examples/vecadd/vecadd.elf
 	python3 $(HOST_TEST_DIR)/test_sim.py $(BUILD)

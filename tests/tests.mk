@@ -27,11 +27,13 @@ test-isa: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 
 # The simt suite also reruns every test under the model's other
 # reconvergence policies and crossbar kinds: same memory, console and
-# per-thread counters.
+# per-thread counters. Then it runs again on the rotate crossbar with its
+# own expectations (XBAR = rotate: the counters a crossbar kind changes).
 MODEL_SUITE_POLICIES := --policies pc,ipdom --xbars rotate
 
 test-simt: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) $(MODEL_SUITE_POLICIES) --configs $(KERNEL_SUITE_CONFIGS) --suite simt
+	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --xbar rotate --configs $(KERNEL_SUITE_CONFIGS) --suite simt
 
 test-bad-input: $(KERNEL_RUNTIME) $(SIMTY_MODEL)
 	$(KERNEL_SUITE_RUN) --exe $(SIMTY_MODEL) $(MODEL_SUITE_ISA) --configs $(KERNEL_SUITE_CONFIGS) --suite bad

@@ -48,6 +48,11 @@ struct simty_transport {
   uint32_t bytes_per_sec;  /* wire rate for deadlines; 0 = not limiting */
   uint32_t margin_ms;      /* slack added to every response deadline */
   uint32_t wait_slice_ms;  /* device time per WAIT request */
+  /* sim?xbar=K: the crossbar kind asked for ("full", "rotate"; "" none),
+   * which the board's INFO must report; and what to say if the board
+   * exits at start-up (how that board is built; "" nothing). */
+  char want_xbar[8];
+  char start_hint[160];
   char err[256];
 };
 
@@ -67,9 +72,11 @@ int simty_transport_fd(int fd, pid_t child, const char *kind,
 int simty_transport_tcp(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size);
 
-/* sim[?warps=W&lanes=L]: spawns the simulated board with one end of a
- * socket pair (--fd). The program is $SIMTY_SIM, else simty-sim next to
- * the running executable or in a bin/ directory above it, else on PATH. */
+/* sim[?warps=W&lanes=L&xbar=full|rotate&verbose=0|1]: spawns the
+ * simulated board with one end of a socket pair (--fd; --warps, --lanes,
+ * --xbar passed on when given). The program is $SIMTY_SIM, else simty-sim
+ * next to the running executable or in a bin/ directory above it, else on
+ * PATH. */
 int simty_transport_sim(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size);
 

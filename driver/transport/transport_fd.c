@@ -332,13 +332,15 @@ static const char *find_sim(char *buf, size_t size)
 int simty_transport_sim(const char *rest, struct simty_transport **out,
                         char *err, size_t err_size)
 {
-  /* Options: warps, lanes (passed on: the launcher picks the binary),
-   * verbose (1: the board prints its cycle report on stderr at close; it
-   * is quiet otherwise, unless $SIMTY_SIM_VERBOSE says so). */
-  char warps[16] = "", lanes[16] = "", verbose[16] = "";
+  /* Options: warps, lanes, xbar (passed on: the launcher picks the
+   * binary built for them), verbose (1: the board prints its cycle report
+   * on stderr at close; it is quiet otherwise, unless $SIMTY_SIM_VERBOSE
+   * says so). */
+  char warps[16] = "", lanes[16] = "", verbose[16] = "", xbar[8] = "";
   if (*rest && *rest != '?') {
     snprintf(err, err_size,
-             "expected sim[?warps=W&lanes=L&verbose=0|1], got 'sim:%s'",
+             "expected sim[?warps=W&lanes=L&xbar=full|rotate&verbose=0|1], "
+             "got 'sim:%s'",
              rest);
     return SIMTY_EURI;
   }
@@ -347,6 +349,20 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
     size_t len = amp ? (size_t)(amp - p) : strlen(p);
     char *dst = NULL;
     size_t klen = 0;
+    if (len >= 5 && strncmp(p, "xbar=", 5) == 0) {
+      /* the crossbar kind (docs/architecture.md 3, "Crossbar kind") */
+      if (!((len == 9 && strncmp(p + 5, "full", 4) == 0) ||
+            (len == 11 && strncmp(p + 5, "rotate", 6) == 0))) {
+        snprintf(err, err_size,
+                 "bad value '%.*s' for sim option 'xbar': full or rotate",
+                 (int)(len - 5), p + 5);
+        return SIMTY_EURI;
+      }
+      memcpy(xbar, p + 5, len - 5);
+      xbar[len - 5] = '\0';
+      p = amp ? amp + 1 : p + len;
+      continue;
+    }
     if (len > 6 && strncmp(p, "warps=", 6) == 0)
       dst = warps, klen = 6;
     else if (len > 6 && strncmp(p, "lanes=", 6) == 0)
@@ -417,6 +433,10 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
       argv[a++] = "--lanes";
       argv[a++] = lanes;
     }
+    if (*xbar) {
+      argv[a++] = "--xbar";
+      argv[a++] = xbar;
+    }
     if (*verbose)
       argv[a++] = strtoul(verbose, NULL, 10) ? "--verbose" : "--quiet";
     argv[a] = NULL;
@@ -456,5 +476,14 @@ int simty_transport_sim(const char *rest, struct simty_transport **out,
    * margin, and short WAIT slices (device milliseconds take longer). */
   (*out)->margin_ms = 20000;
   (*out)->wait_slice_ms = 5;
+  /* The board must have the crossbar asked for (open checks its INFO); a
+   * rotate board is built only on request (the launcher exits at start-up
+   * when it is missing, and says so too). */
+  snprintf((*out)->want_xbar, sizeof((*out)->want_xbar), "%s", xbar);
+  if (strcmp(xbar, "rotate") == 0)
+    snprintf((*out)->start_hint, sizeof((*out)->start_hint),
+             "a simulated board with the rotate crossbar is built only on "
+             "request: 'make simty-sim-%sx%s_rotate' in the source tree",
+             *warps ? warps : "4", *lanes ? lanes : "4");
   return 0;
 }

@@ -215,8 +215,10 @@ static int open_common(simty_device *dev, struct simty_transport *t)
   if (e) {
     link_fail(dev, e);
     if (e == SIMTY_ECLOSED && strcmp(t->kind, "sim") == 0)
-      simty__fail(dev, e, "the simulated board exited at start-up (see its "
-                          "message above)");
+      simty__fail(dev, e,
+                  "the simulated board exited at start-up (see its "
+                  "message above)%s%s",
+                  t->start_hint[0] ? ": " : "", t->start_hint);
     /* No session yet: a silent device at open is simty_open()'s
      * documented SIMTY_ETIMEDOUT. */
     if (e == SIMTY_ELINK)
@@ -257,6 +259,15 @@ static int open_common(simty_device *dev, struct simty_transport *t)
                     "+%" PRIu32,
                     in->max_payload, in->counter_count, in->code_base,
                     in->code_size, in->data_base, in->data_size);
+    goto fail;
+  }
+  /* sim?xbar=K: a board of another kind (a $SIMTY_SIM that ignores --xbar)
+   * is not the device asked for. */
+  if (t->want_xbar[0] &&
+      strcmp(t->want_xbar, in->xbar ? "rotate" : "full") != 0) {
+    e = simty__fail(dev, SIMTY_ENODEV,
+                    "%s?xbar=%s: the board reports the %s crossbar", t->kind,
+                    t->want_xbar, in->xbar ? "rotate" : "full");
     goto fail;
   }
   /* A launch left running by an earlier session can be waited for or

@@ -114,7 +114,8 @@ test-rtl-instret: hw/sim/core/simty_instret_tb.v hw/rtl/core/simty_instret.v | $
 #                                      (+vcd[=FILE] / --vcd FILE; FST with
 #                                      RTL_WAVE_FORMAT=fst)
 #   make rtl-sims          the configurations the RTL suites use
-#   make test-rtl-kernels  ISA + SIMT + bad-input suites on the RTL
+#   make test-rtl-kernels  ISA + SIMT + bad-input suites on the RTL (also
+#                          on the rotate crossbar, RTL_ROTATE_CONFIGS)
 #   make test-rtl-diff     RTL vs model: memory, traces, counters
 #   make test-rtl-random   random programs, RTL vs model (SEEDS=N)
 #   make test-rtl-tb-unit  the testbench's C side alone (cmocka)
@@ -226,7 +227,7 @@ $(RTL_TB_OUT)/core_%/simty-rtl-wave: $(RTL_TB_DEPS)
 
 # The rotate crossbar (simty_core XBAR=1): core_WxL_rotate/simty-rtl,
 # built without profile-guided optimisation (only the rotate rtl-diff
-# runs it). `--xbar rotate` is its only accepted --xbar.
+# and rtl-kernels run it). `--xbar rotate` is its only accepted --xbar.
 $(RTL_TB_OUT)/core_%_rotate/simty-rtl: $(RTL_TB_DEPS)
 	@mkdir -p $(@D)
 	@echo "VERILATE $@ (XBAR=1)$(if $(call rtl_tb_lutram,$*), (HOT_LUTRAM=1))"
@@ -243,8 +244,9 @@ rtl-sims: $(RTL_SIMS)
 # failure written up in tests/rtl/FINDINGS.md.
 RTL_SUITE_CONFIGS ?= 1x4,4x4,8x8,2x32
 RTL_RANDOM_CONFIGS ?= 1x4,4x4,8x8,2x32
-# rtl-diff of the rotate crossbar (core_WxL_rotate against the model's
-# --xbar rotate)
+# The rotate crossbar's configurations: rtl-diff (core_WxL_rotate against
+# the model's --xbar rotate) and rtl-kernels (the kernel suites'
+# expectations for XBAR = rotate)
 RTL_ROTATE_CONFIGS ?= 8x8,2x32
 RTL_ROTATE_SUITE ?= isa,simt
 SEEDS ?= 20
@@ -256,9 +258,13 @@ comma := ,
 
 .PHONY: test-rtl-kernels test-rtl-diff test-rtl-random test-rtl-random-model
 TEST_SUITES += rtl-kernels
-test-rtl-kernels: $(call rtl_sims_for,$(RTL_SUITE_CONFIGS)) $(KERNEL_RUNTIME)
+test-rtl-kernels: $(call rtl_sims_for,$(RTL_SUITE_CONFIGS)) $(KERNEL_RUNTIME) \
+    $(foreach c,$(subst $(comma), ,$(RTL_ROTATE_CONFIGS)),$(RTL_TB_OUT)/core_$(c)_rotate/simty-rtl)
 	python3 tests/rtl/run_kernels.py --configs $(RTL_SUITE_CONFIGS) \
 	  --jobs $(RTL_TEST_JOBS) $(RTL_TEST_PATHS) --build-dir $(BUILD)/tests/rtl-kernels
+	python3 tests/rtl/run_kernels.py --configs $(RTL_ROTATE_CONFIGS) --xbar rotate \
+	  --jobs $(RTL_TEST_JOBS) --rtl '$(RTL_TB_OUT)/core_{W}x{L}_rotate/simty-rtl' \
+	  --cc $(SIMTY_CC) --build-dir $(BUILD)/tests/rtl-kernels
 
 # Minimal kernels of the bugs in tests/rtl/FINDINGS.md, kept as
 # regressions: one block of 8 threads (more than 4 lanes fill the CCT).

@@ -386,7 +386,9 @@ static void execute(struct state *s, const uint8_t *f, size_t flen)
     simty_put_u16(out + SIMTY_INFO_LINK_FLAGS, 0);
     simty_put_u32(out + SIMTY_INFO_HW_VERSION, 0x000200);
     simty_put_u32(out + SIMTY_INFO_HW_BUILD, 0x5eed);
-    simty_put_u16(out + SIMTY_INFO_EXTENSIONS, d->extensions);
+    simty_put_u16(out + SIMTY_INFO_EXTENSIONS,
+                  (uint16_t)(d->extensions |
+                             (d->xbar ? SIMTY_INFO_EXT_XBAR_ROTATE : 0u)));
     respond(s, cmd, seq, SIMTY_ST_OK, SIMTY_INFO_SIZE, crc, 1);
     return;
   }
@@ -566,7 +568,7 @@ static void *serve(void *arg)
 static int start(struct fake_device *d)
 {
   struct simty_model_config c = {d->warps ? d->warps : 4,
-                                 d->lanes ? d->lanes : 4, 0, 0, 0};
+                                 d->lanes ? d->lanes : 4, 0, 0, d->xbar};
   if (simty_model_create(&c, &d->model))
     return -1;
   pthread_mutex_init(&d->lock, NULL);
@@ -615,7 +617,7 @@ void fake_device_stop(struct fake_device *d)
 int fake_device_run_fd(struct fake_device *d, int fd)
 {
   struct simty_model_config c = {d->warps ? d->warps : 4,
-                                 d->lanes ? d->lanes : 4, 0, 0, 0};
+                                 d->lanes ? d->lanes : 4, 0, 0, d->xbar};
   if (simty_model_create(&c, &d->model))
     return -1;
   pthread_mutex_init(&d->lock, NULL);

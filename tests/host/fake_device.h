@@ -28,6 +28,8 @@ struct fake_device {
   uint16_t window;       /* 0: 4 */
   uint32_t baud;         /* INFO's link rate; 0: 3,000,000 */
   uint16_t extensions;   /* INFO's SIMTY_EXT_* bits (the model stays RV32I) */
+  unsigned xbar;         /* the model's crossbar kind (SIMTY_XBAR_*), which
+                            INFO reports too (extensions bit 8) */
   unsigned seed;         /* random misbehaviour */
   /* While a launch runs, the model runs this many cycles before each
    * request (a real device runs the kernel meanwhile), for the first

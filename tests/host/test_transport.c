@@ -1022,6 +1022,75 @@ static void test_api_sim(void **state)
   unsetenv("SIMTY_SIM");
 }
 
+/* sim?xbar=full|rotate: the option reaches the board as --xbar, whose
+ * INFO must report that kind; bad values and a board that is missing or
+ * of the other kind are clear errors. */
+static void test_api_sim_xbar(void **state)
+{
+  (void)state;
+  setenv("SIMTY_SIM", FAKE_SIM, 1);
+  simty_device *dev = NULL;
+  struct simty_device_info in;
+  int e = simty_open("sim?xbar=rotate", &dev);
+  if (e)
+    fprintf(stderr, "sim?xbar=rotate: %s\n", simty_last_error(NULL));
+  assert_int_equal(e, 0);
+  simty_set_console(dev, NULL, NULL);
+  simty_device_info(dev, &in);
+  assert_int_equal(in.xbar, 1);
+  assert_int_equal(in.warps, 4);
+  struct simty_counters c;
+  run_axpb(dev, 100, &c); /* the same results on the rotate crossbar */
+  simty_close(dev);
+  /* with the other options, in any order */
+  assert_int_equal(simty_open("sim?warps=2&xbar=rotate&lanes=8", &dev), 0);
+  simty_device_info(dev, &in);
+  assert_int_equal(in.xbar, 1);
+  assert_int_equal(in.warps, 2);
+  assert_int_equal(in.lanes, 8);
+  simty_close(dev);
+  assert_int_equal(simty_open("sim?xbar=full", &dev), 0);
+  simty_device_info(dev, &in);
+  assert_int_equal(in.xbar, 0);
+  simty_close(dev);
+  /* bad values: nothing is spawned */
+  const char *bad[] = {"sim?xbar=",       "sim?xbar=diagonal",
+                       "sim?xbar=Rotate", "sim?xbar=rotatex",
+                       "sim?xbar=ful",    "sim?xbar"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    dev = NULL;
+    assert_int_equal(simty_open(bad[i], &dev), SIMTY_EURI);
+    assert_null(dev);
+  }
+  assert_int_equal(simty_open("sim?xbar=diagonal", &dev), SIMTY_EURI);
+  assert_string_equal(simty_last_error(NULL),
+                      "sim?xbar=diagonal: bad value 'diagonal' for sim "
+                      "option 'xbar': full or rotate");
+  /* a board of the other kind (one that ignores --xbar) */
+  setenv("FAKE_SIM_IGNORE_XBAR", "1", 1);
+  assert_int_equal(simty_open("sim?xbar=rotate", &dev), SIMTY_ENODEV);
+  assert_non_null(
+      strstr(simty_last_error(NULL),
+             "sim?xbar=rotate: the board reports the full crossbar"));
+  assert_null(dev);
+  unsetenv("FAKE_SIM_IGNORE_XBAR");
+  /* a board that exits at start-up, as the launcher does when the rotate
+   * board is not built: the error says how to build it */
+  setenv("SIMTY_SIM", "/bin/false", 1);
+  assert_int_equal(simty_open("sim?xbar=rotate&warps=8&lanes=8", &dev),
+                   SIMTY_ECLOSED);
+  assert_non_null(strstr(simty_last_error(NULL), "exited"));
+  assert_non_null(
+      strstr(simty_last_error(NULL), "'make simty-sim-8x8_rotate'"));
+  assert_int_equal(simty_open("sim?xbar=rotate", &dev), SIMTY_ECLOSED);
+  assert_non_null(
+      strstr(simty_last_error(NULL), "'make simty-sim-4x4_rotate'"));
+  /* no such hint for the full board */
+  assert_int_equal(simty_open("sim?xbar=full", &dev), SIMTY_ECLOSED);
+  assert_null(strstr(simty_last_error(NULL), "make"));
+  unsetenv("SIMTY_SIM");
+}
+
 /* `simty selftest` says what failed: a data word with a stuck bit. */
 static void test_selftest_reports_failure(void **state)
 {
@@ -1095,6 +1164,7 @@ int main(void)
       cmocka_unit_test(test_cli_dump_bulk),
       cmocka_unit_test(test_api_open_errors),
       cmocka_unit_test(test_api_sim),
+      cmocka_unit_test(test_api_sim_xbar),
       cmocka_unit_test(test_selftest_reports_failure),
   };
   int failed = cmocka_run_group_tests_name("link-session", session_tests,

@@ -10,6 +10,12 @@ sizes with exit 2), so those tests belong to the model. Every other test
 runs with exactly the expectations it has on the model.
 
     run_kernels.py --configs 1x4,4x4,8x8,2x32 [--suite isa,simt,bad]
+    run_kernels.py --configs 8x8,2x32 --xbar rotate \
+        --rtl 'build/rtl/core_{W}x{L}_rotate/simty-rtl'
+
+--xbar rotate runs a core built with the rotate crossbar: runner.py
+gives the testbench --xbar rotate (a full-crossbar build refuses it) and
+the expectations XBAR = rotate (tests/README.md).
 """
 import argparse
 import os
@@ -28,6 +34,9 @@ def main():
     ap.add_argument("--configs", default="4x4")
     ap.add_argument("--suite", default="isa,simt,bad")
     ap.add_argument("--rtl", default="build/rtl/core_{W}x{L}/simty-rtl")
+    ap.add_argument("--xbar", choices=("full", "rotate"),
+                    help="the crossbar kind the --rtl binaries are built "
+                    "with (default: not passed, full)")
     ap.add_argument("--jobs", default="2")
     ap.add_argument("--cc", default=os.path.join("build", "bin", "simty-cc"))
     ap.add_argument("--build-dir", default=os.path.join(
@@ -55,8 +64,10 @@ def main():
                 if k in s:
                     sys.exit("run_kernels: cannot select %s without %s" % (k, s))
         if skipped:
-            print("run_kernels: at %dx%d, not on RTL (memory size is a build "
-                  "parameter, ISA extensions the core lacks, or checks of their absence): %s" % (W, L, ", ".join(skipped)), flush=True)
+            print("run_kernels: at %dx%d%s, not on RTL (memory size is a build "
+                  "parameter, ISA extensions the core lacks, or checks of "
+                  "their absence): %s" % (W, L, " " + a.xbar if a.xbar else "",
+                                          ", ".join(skipped)), flush=True)
         if not keep:
             continue
         cmd = [sys.executable, os.path.join(suite_dir, "runner.py"),
@@ -64,6 +75,8 @@ def main():
                "--suite", ",".join(suites), "--jobs", a.jobs, "--keep-going",
                "--isa", rtl_diff.RTL_ISA,
                "--cc", a.cc, "--build-dir", a.build_dir]
+        if a.xbar:
+            cmd += ["--xbar", a.xbar]
         for k in keep:
             cmd += ["-k", k]
         status |= subprocess.run(cmd).returncode

@@ -3,7 +3,8 @@
 // broadcast, sub-word, strided, offset and scattered accesses. main is a
 // leaf that touches no stack, so the counters hold exactly these accesses
 // (checked in the objdump: nine loads/stores, in the order below).
-// Transactions per access = distinct lines (L words) its lanes touch.
+// Transactions per access = distinct lines (L words) its lanes touch
+// with the full crossbar; more with the rotate one (below).
 // cflags: -fno-reorder-blocks
 // dump: res:N
 // dump: perm:N
@@ -20,12 +21,25 @@
 // load res[perm t], store perm[t], load word shared, load byte
 // shared[t & 3], store bcast[t], load ro[2t], load ro[t + 1], store
 // scat[t * L].
-// expect: mem_transactions == sum(
+// Under the rotate crossbar (docs/architecture.md 3, "Crossbar kind"; XBAR
+// is the kind of the run) a transaction serves only the lanes of the
+// leader's line at the leader's word or at its rotation: the reversed
+// load serves lanes k and k + L/2 of the leader k (min(a, L/2)
+// transactions for a block of a lanes, 1 at L = 1), the stride-2 load one
+// lane (a); unit stride, the broadcast, bytes of one word and offset 1
+// (the lanes in the leader's line are at its rotation) cost what they
+// cost under full, and stride L is a line per lane under both.
+// expect: mem_transactions == (sum(
 //     3 + 2 + 1
 //     + len(set(2 * (b * L + l) // L for l in range(active(b))))
 //     + len(set((b * L + l + 1) // L for l in range(active(b))))
 //     + active(b)
-//     for b in range(BLOCKS))
+//     for b in range(BLOCKS)) if XBAR == "full" else sum(
+//     2 + min(active(b), max(1, L // 2)) + 2 + 1
+//     + active(b)
+//     + len(set((b * L + l + 1) // L for l in range(active(b))))
+//     + active(b)
+//     for b in range(BLOCKS)))
 // expect: replays_mem == mem_transactions - 9 * BLOCKS
 // expect: path_merges == replays_mem
 // run: one-wave

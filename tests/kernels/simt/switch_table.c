@@ -12,13 +12,25 @@
 // One replay per extra distinct target in a block:
 // expect: replays_indirect ==
 //     sum(len(set((b * L + l) & 7 for l in range(active(b)))) - 1 for b in range(BLOCKS))
-// expect: divergent_branches == 0 and replays_mem == 0
-// expect: path_merges == replays_indirect
+// The table load: lane l reads word (b * L + l) & 7 of the line-aligned
+// table, one transaction under the full crossbar. Under the rotate one
+// (docs/architecture.md 3, "Crossbar kind"; XBAR is the kind of the run)
+// with L >= 16 the lanes are groups of 8 reading words 0-7: a
+// transaction serves the rest of its leader's group (its rotation) and
+// the leader's word in every other group (its broadcast), so the leader
+// of group g is at word g: a block of a lanes takes a // 8 transactions,
+// plus one if its last, partial group has lanes past word a // 8 - 1
+// (1 transaction when L <= 8). Each extra transaction is a replay:
+// expect: divergent_branches == 0 and replays_mem == (0 if XBAR == "full"
+//     else sum(active(b) // 8 + (active(b) % 8 > active(b) // 8) - 1
+//              for b in range(BLOCKS)))
+// A memory replay's served lanes merge back too:
+// expect: path_merges == replays_indirect + replays_mem
 // After the last replay of a block every distinct case is a path:
 // expect: cct_peak == max(0, min(L, N, 8) - 2)
 // Four memory instructions: the table load (the table is at the start of
 // .rodata, line-aligned), the witness load and store, the out store:
-// expect: mem_transactions == 4 * BLOCKS and mem_requests == 4 * N
+// expect: mem_transactions == 4 * BLOCKS + replays_mem and mem_requests == 4 * N
 // run: one-wave
 // run: waves
 // threads: min(2 * W * L + 5, 1024 - L)
