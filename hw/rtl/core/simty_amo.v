@@ -34,7 +34,8 @@ module simty_amo #(
   parameter integer WARPS = 4,
   parameter integer LANES = 4,
   parameter integer WARP_BITS = 2,
-  parameter [31:0]  DATA_SIZE = 32'h0010_0000
+  parameter [31:0]  DATA_SIZE = 32'h0010_0000,
+  parameter integer LANE_BITS = (LANES > 1) ? $clog2(LANES) : 1
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -47,7 +48,7 @@ module simty_amo #(
   input  wire [LANES-1:0]      mask_i,     // served lanes
   input  wire [31:0]           line_i,     // the line's physical address
   input  wire [32*LANES-1:0]   addr_i,     // per lane its address (logical)
-  input  wire [LANES-1:0]      stk_i,      // per lane: in the stack area
+  input  wire [LANE_BITS*LANES-1:0] pword_i, // per lane its word in its line
   input  wire [32*LANES-1:0]   src_i,      // per lane rs2
   // GA: the line read in MB
   input  wire [32*LANES-1:0]   rdata_i,
@@ -271,8 +272,7 @@ module simty_amo #(
       src_q   <= src_i;
       touch_q <= {LANES{1'b0}};
       for (l = 0; l < LANES; l = l + 1)
-        woff_q[WI*l +: WI] <= stk_i[l] ? l[WI-1:0] & LMW[WI-1:0]
-                                       : addr_i[32*l + 2 +: WI] & LMW[WI-1:0];
+        woff_q[WI*l +: WI] <= pword_i[LANE_BITS*l +: WI] & LMW[WI-1:0];
     end
     if (state_q == LATCH) data_q <= rdata_i;
     // by lane and by word, with equality enables (indexed writes would

@@ -444,7 +444,7 @@ module simty_core #(
   wire [32*LANES-1:0]   ex_res;
   wire [32*LANES-1:0]   mb_mul_res;       // M: the multiply result, in MB
   wire [LANES-1:0]      ex_eq, ex_lt, ex_ltu;
-  wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf, ex_stk;
+  wire [LANES-1:0]       ex_mis, ex_bad, ex_con, ex_ovf;
   wire [LANES*LANES-1:0] ex_same;
   wire [32*LANES-1:0]    ex_pline;
   wire [LANE_BITS*LANES-1:0] ex_pword, ex_prot;
@@ -539,7 +539,6 @@ module simty_core #(
     .ex_bad_o       (ex_bad),
     .ex_con_o       (ex_con),
     .ex_ovf_o       (ex_ovf),
-    .ex_stk_o       (ex_stk),
     .ex_same_o      (ex_same),
     .ex_pline_o     (ex_pline),
     .ex_pword_o     (ex_pword),
@@ -558,7 +557,7 @@ module simty_core #(
   wire                 mb_amo, mb_amoc;
   wire [3:0]           mb_amo_op;
   wire [32*LANES-1:0]  mb_res, mb_b;
-  wire [LANES-1:0]     mb_stk;
+  wire [LANE_BITS*LANES-1:0] mb_pword;
   wire [31:0]          mb_link_val;
   wire                 exec_ok;      // commits this cycle
   wire [LANES-1:0]     retire_mask, served;
@@ -625,7 +624,6 @@ module simty_core #(
     .ex_bad_i         (ex_bad),
     .ex_con_i         (ex_con),
     .ex_ovf_i         (ex_ovf),
-    .ex_stk_i         (ex_stk),
     .ex_same_i        (ex_same),
     .ex_pline_i       (ex_pline),
     .ex_pword_i       (ex_pword),
@@ -650,7 +648,7 @@ module simty_core #(
     .mb_amo_op_q      (mb_amo_op),
     .mb_res_q         (mb_res),
     .mb_b_q           (mb_b),
-    .mb_stk_q         (mb_stk),
+    .mb_pword_q       (mb_pword),
     .mb_link_val_o    (mb_link_val),
     .exec_ok_o        (exec_ok),
     .retire_mask_o    (retire_mask),
@@ -755,7 +753,7 @@ module simty_core #(
     .mb_div_i       (mb_div),
     .mb_instret_i   (mb_instret),
     .mb_amo_i       (mb_amo),
-    .mb_stk_i       (mb_stk),
+    .mb_pword_i     (mb_pword),
     .mb_rot_i       (mb_rot),
     .mb_bword_i     (mb_bword),
     .mb_bc_i        (mb_bc),
@@ -904,7 +902,7 @@ module simty_core #(
   // ------------------------------------------------------------------
   generate
     if (EXT_A != 0) begin : gen_amo
-      simty_amo #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS),
+      simty_amo #(.WARPS(WARPS), .LANES(LANES), .WARP_BITS(WARP_BITS), .LANE_BITS(LANE_BITS),
                   .DATA_SIZE(DATA_SIZE)) u_amo (
         .clk_i       (clk_i),
         .rst_i       (rst_i),
@@ -916,7 +914,7 @@ module simty_core #(
         .mask_i      (served),
         .line_i      (mem_addr),
         .addr_i      (mb_res),
-        .stk_i       (mb_stk),
+        .pword_i     (mb_pword),
         .src_i       (mb_b),
         .rdata_i     (dmem_rdata_i),
         .wr_en_i     (dmem_en_o),

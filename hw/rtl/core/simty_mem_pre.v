@@ -62,7 +62,6 @@ module simty_mem_pre #(
   output reg  [LANES-1:0]         bad_o,     // misaligned, out of range or
                                              // in another thread's stack
   output reg  [LANES-1:0]         ovf_o,     // in another thread's stack
-  output reg  [LANES-1:0]         stk_o,     // in the stack area
   output reg  [LANES-1:0]         con_o,     // the console's word
   // bit LANES*k + l: lanes k and l address the same physical line (for
   // a jalr: jump to the same target)
@@ -158,7 +157,7 @@ module simty_mem_pre #(
   localparam integer LB = LANE_BITS;
   reg [31:0] a, pl;
   reg [LB-1:0] wl, dl;
-  reg        in_data, area, parea;
+  reg        in_data, area, parea, stk;
   always @* begin
     same_o = {LANES*LANES{1'b0}};
     for (l = 0; l < LANES; l = l + 1) begin
@@ -171,8 +170,8 @@ module simty_mem_pre #(
       // a console store, whose line is compared only with other console
       // lanes', mapped alike), so it does not wait for the range compare.
       area     = ((a | ~above) & DMASK) == DMASK;
-      stk_o[l] = in_data && area;
-      ovf_o[l] = stk_o[l] &&
+      stk      = in_data && area;
+      ovf_o[l] = stk &&
                  ((a ^ (own_w | own_l[32*l +: 32])) & regf) != 32'd0;
       bad_o[l] = mis_o[l] || ovf_o[l] || !(in_data || (store_i && con_o[l]));
       // Physical line bits: above the area's fields the address's own;

@@ -90,7 +90,7 @@ module simty_stage_ex #(
   output wire [LANES-1:0]       ex_eq_o, ex_lt_o, ex_ltu_o,
   output wire [32*LANES-1:0]    mb_mul_res_o,   // M: the multiply, in MB
   // simty_mem_pre's checks on the address adders' sums (MB registers them)
-  output wire [LANES-1:0]       ex_mis_o, ex_bad_o, ex_con_o, ex_ovf_o, ex_stk_o,
+  output wire [LANES-1:0]       ex_mis_o, ex_bad_o, ex_con_o, ex_ovf_o,
   output wire [LANES*LANES-1:0] ex_same_o,
   output wire [32*LANES-1:0]    ex_pline_o,
   output wire [LANE_BITS*LANES-1:0] ex_pword_o, ex_prot_o,
@@ -215,7 +215,6 @@ module simty_stage_ex #(
     .mis_o        (ex_mis_o),
     .bad_o        (ex_bad_o),
     .ovf_o        (ex_ovf_o),
-    .stk_o        (ex_stk_o),
     .con_o        (ex_con_o),
     .same_o       (ex_same_o),
     .pline_o      (ex_pline_o),

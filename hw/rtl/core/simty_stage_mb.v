@@ -58,7 +58,7 @@ module simty_stage_mb #(
   input  wire [32*LANES-1:0]    ex_res_i,
   input  wire [32*LANES-1:0]    ex_op2_i,
   input  wire [LANES-1:0]       ex_eq_i, ex_lt_i, ex_ltu_i,
-  input  wire [LANES-1:0]       ex_mis_i, ex_bad_i, ex_con_i, ex_ovf_i, ex_stk_i,
+  input  wire [LANES-1:0]       ex_mis_i, ex_bad_i, ex_con_i, ex_ovf_i,
   input  wire [LANES*LANES-1:0] ex_same_i,
   input  wire [32*LANES-1:0]    ex_pline_i,
   input  wire [LANE_BITS*LANES-1:0] ex_pword_i, ex_prot_i,
@@ -80,7 +80,9 @@ module simty_stage_mb #(
   output reg  [3:0]             mb_amo_op_q,
   output reg  [32*LANES-1:0]    mb_res_q,     // the ALUs' result / the address
   output reg  [32*LANES-1:0]    mb_b_q,       // operand 2 / the store data
-  output reg  [LANES-1:0]       mb_stk_q,     // lanes in the stack area
+  // per lane its word in its physical line (simty_mem_pre): the load
+  // gather's and the atomic unit's word index
+  output reg  [LANE_BITS*LANES-1:0] mb_pword_q,
   output wire [31:0]            mb_link_val_o, // jal/jalr: pc + 4
 
   // The decision and its outcome
@@ -164,7 +166,7 @@ module simty_stage_mb #(
   // MB registers
   // ------------------------------------------------------------------
   reg  [LANES-1:0]       mb_mis_q, mb_bad_q, mb_con_q, mb_ovf_q;
-  reg  [LANE_BITS*LANES-1:0] mb_pword_q, mb_prot_q;
+  reg  [LANE_BITS*LANES-1:0] mb_prot_q;
   reg                    mb_oor_q;
   reg  [EPOCH_BITS-1:0]  mb_epoch_q;
   reg  [PCW-1:0]         mb_pnext_q;
@@ -229,7 +231,6 @@ module simty_stage_mb #(
     mb_bad_q      <= ex_bad_i;
     mb_con_q      <= ex_con_i;
     mb_ovf_q      <= ex_ovf_i;
-    mb_stk_q      <= ex_stk_i;
     mb_pword_q    <= ex_pword_i;
     mb_prot_q     <= ex_prot_i;
   end

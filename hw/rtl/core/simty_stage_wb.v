@@ -30,7 +30,7 @@ module simty_stage_wb #(
   input  wire                   mb_load_i, mb_uns_i,
   input  wire [1:0]             mb_size_i,
   input  wire                   mb_link_i, mb_mul_i, mb_div_i, mb_instret_i, mb_amo_i,
-  input  wire [LANES-1:0]       mb_stk_i,
+  input  wire [LANE_BITS*LANES-1:0] mb_pword_i,  // per lane its word in the line
   // XBAR = 1: the access's rotation, broadcast word, lanes at it (simty_mem)
   input  wire [LANE_BITS-1:0]   mb_rot_i,
   input  wire [LANE_BITS-1:0]   mb_bword_i,
@@ -150,15 +150,14 @@ module simty_stage_wb #(
   genvar l;
   generate
     for (l = 0; l < LANES; l = l + 1) begin : gen_off
-      // a stack lane's word in the line is its lane (simty_mem_pre)
-      localparam [31:0] LW = l;
+      // the lane's word in its physical line (simty_mem_pre's: a stack
+      // lane's is its lane number), then its byte in the word
       if (LS > 2) begin : gen_word
         always @(posedge clk_i)
-          ga_off_q[LS*l +: LS] <= mb_stk_i[l] ? {LW[LS-3:0], mb_res_i[32*l +: 2]}
-                                              : mb_res_i[32*l +: LS];
+          ga_off_q[LS*l +: LS] <= {mb_pword_i[LANE_BITS*l +: LS-2], mb_res_i[32*l +: 2]};
       end else begin : gen_one
         always @(posedge clk_i) ga_off_q[LS*l +: LS] <= mb_res_i[32*l +: LS];
-        wire unused_stk = mb_stk_i[l];   // one lane: its word is its own
+        wire unused_word = &{1'b0, mb_pword_i[LANE_BITS*l +: LANE_BITS]};  // one word
       end
     end
   endgenerate
