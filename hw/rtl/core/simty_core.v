@@ -299,9 +299,7 @@ module simty_core #(
   wire                 mb_valid, mb_wr;
   wire [4:0]           mb_rd;
   wire [WARP_BITS-1:0] ga_warp;
-  wire [4:0]           ga_rd;
   wire [LANES-1:0]     ga_mask;
-  wire                 ga_rf_we;
   wire                 disp_bubble;  // no issue: MB free for a dispatch
   wire [WARPS-1:0]     sched_ready;  // simty_ctrl
 
@@ -337,7 +335,11 @@ module simty_core #(
   wire [4:0]           wb_rd;
   wire [LANES-1:0]     wb_mask;
   wire [32*LANES-1:0]  wb_data;
-  wire [32*LANES-1:0]  ga_val;
+  wire                 wb2_we;
+  wire [WARP_BITS-1:0] wb2_warp;
+  wire [4:0]           wb2_rd;
+  wire [LANES-1:0]     wb2_mask;
+  wire [32*LANES-1:0]  wb2_data;
   wire [32*LANES-1:0]  rr2_op1, ex_op2;
   wire                 ex_use2;
   wire [31:0]          rr2_base_tid;
@@ -402,16 +404,16 @@ module simty_core #(
     .ex_warp_i       (ex_warp),
     .ex_use2_i       (ex_use2),
     .ex_op2_o        (ex_op2),
-    .rf_we_i         (ga_rf_we),
-    .rf_warp_i       (ga_warp),
-    .rf_rd_i         (ga_rd),
-    .rf_mask_i       (ga_mask),
-    .rf_data_i       (ga_val),
     .wb_we_i         (wb_we),
     .wb_warp_i       (wb_warp),
     .wb_rd_i         (wb_rd),
     .wb_mask_i       (wb_mask),
     .wb_data_i       (wb_data),
+    .wb2_we_i        (wb2_we),
+    .wb2_warp_i      (wb2_warp),
+    .wb2_rd_i        (wb2_rd),
+    .wb2_mask_i      (wb2_mask),
+    .wb2_data_i      (wb2_data),
     .disp_go_i       (disp_go),
     .disp_warp_i     (dispatch_warp_i),
     .disp_base_tid_i (dispatch_base_tid_i),
@@ -780,15 +782,17 @@ module simty_core #(
     .retire_valid_o (retire_valid_o),
     .retire_pc_o    (retire_pc_o),
     .retire_mask_o  (ga_mask),
-    .rf_we_o        (ga_rf_we),
-    .rf_rd_o        (ga_rd),
-    .rf_data_o      (ga_val),
     .wb_any_q       (wb_any),
     .wb_we_o        (wb_we),
     .wb_warp_o      (wb_warp),
     .wb_rd_o        (wb_rd),
     .wb_mask_o      (wb_mask),
     .wb_data_o      (wb_data),
+    .wb2_we_o       (wb2_we),
+    .wb2_warp_o     (wb2_warp),
+    .wb2_rd_o       (wb2_rd),
+    .wb2_mask_o     (wb2_mask),
+    .wb2_data_o     (wb2_data),
     .uniform_o      (uniform),
     .affine_o       (affine),
     .vclass_busy_o  (vclass_busy)

@@ -2,12 +2,14 @@
 // simty_operand: pipeline stages 5-6, two-cycle operand collection. Stage
 // RR1 reads the first source from the warp's bank, RR2 the second (an
 // instruction with two sources holds its bank two cycles). The banks are
-// written at the end of the gather stage. A first operand whose bank read
-// coincided with its producer's write (producer in GA, distance 4) is
-// patched per lane in RR2 from the write-back stage, which holds that
-// write: the masked bypass, which keeps a lane's value when it did not
-// write. A second operand needs none: its read comes a cycle later, and a
-// producer still in GA then (distance 3) is kept out by the scheduler.
+// written at the end of the write-back stage, from its registers
+// (simty_writeback). A first operand read while its producer was in GA
+// (distance 4) or writing from WB (distance 5: the read returns the old
+// value) is patched per lane in RR2 from WB or WB2 (the write one cycle
+// later), the newer last: the masked bypass, which keeps a lane's value
+// when it did not write. A second operand read while its producer writes
+// from WB (distance 4) is patched in EX from WB2, on a hit found in RR2;
+// a producer still in GA then (distance 3) is kept out by the scheduler.
 `default_nettype none
 
 module simty_operand #(
@@ -40,18 +42,20 @@ module simty_operand #(
   input  wire [WARP_BITS-1:0]   ex_warp_i,
   input  wire                   ex_use2_i,
   output wire [32*LANES-1:0]    ex_op2_o,
-  // Bank write port: the gather stage's result (written at the end of GA)
-  input  wire                   rf_we_i,
-  input  wire [WARP_BITS-1:0]   rf_warp_i,
-  input  wire [4:0]             rf_rd_i,
-  input  wire [LANES-1:0]       rf_mask_i,
-  input  wire [32*LANES-1:0]    rf_data_i,
-  // The same write one cycle later (write-back stage): the bypass source
+  // Bank write port: the write-back stage's registers (written at the end
+  // of WB), also the bypass source of distance 4
   input  wire                   wb_we_i,
   input  wire [WARP_BITS-1:0]   wb_warp_i,
   input  wire [4:0]             wb_rd_i,
   input  wire [LANES-1:0]       wb_mask_i,
-  input  wire [32*LANES-1:0]    wb_data_i
+  input  wire [32*LANES-1:0]    wb_data_i,
+  // The same write one cycle later (WB2): the bypass source of the reads
+  // that coincided with it
+  input  wire                   wb2_we_i,
+  input  wire [WARP_BITS-1:0]   wb2_warp_i,
+  input  wire [4:0]             wb2_rd_i,
+  input  wire [LANES-1:0]       wb2_mask_i,
+  input  wire [32*LANES-1:0]    wb2_data_i
 );
 
   localparam integer HI = (WARPS > 1) ? WARP_BITS - 1 : 0;  // warp >> 1 bits
@@ -94,11 +98,11 @@ module simty_operand #(
     if (WARPS > 2) begin : gen_baddr
       assign a_rr1 = {rr1_warp_o[WARP_BITS-1:1], rr1_rs1};
       assign a_rr2 = {rr2_warp_o[WARP_BITS-1:1], rr2_rs2};
-      assign waddr = {rf_warp_i[WARP_BITS-1:1], rf_rd_i};
+      assign waddr = {wb_warp_i[WARP_BITS-1:1], wb_rd_i};
     end else begin : gen_baddr1
       assign a_rr1 = rr1_rs1;
       assign a_rr2 = rr2_rs2;
-      assign waddr = rf_rd_i;
+      assign waddr = wb_rd_i;
     end
   endgenerate
 
@@ -110,9 +114,14 @@ module simty_operand #(
   wire rr1_o = rr1_use1 && rr1_par;
   wire [BA-1:0] raddr_e = rr1_e ? a_rr1 : a_rr2;
   wire [BA-1:0] raddr_o = rr1_o ? a_rr1 : a_rr2;
-  wire          wpar = (WARPS > 1) ? rf_warp_i[0] : 1'b0;
+  wire          wpar = (WARPS > 1) ? wb_warp_i[0] : 1'b0;
 
   wire hit1_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs1 && rr2_use1;
+  wire hit1_wb2 = wb2_we_i && wb2_warp_i == rr2_warp_o && wb2_rd_i == rr2_rs1 && rr2_use1;
+  // RR2's second-operand read meets WB's write: patched in EX from WB2
+  reg  hit2_q;
+  always @(posedge clk_i)
+    hit2_q <= wb_we_i && wb_warp_i == rr2_warp_o && wb_rd_i == rr2_rs2 && rr2_use2_o;
 
   genvar l;
   generate
@@ -124,16 +133,18 @@ module simty_operand #(
         .rdata_e_o (rd_e),
         .raddr_o_i (raddr_o),
         .rdata_o_o (rd_o),
-        .we_i      (rf_we_i && rf_mask_i[l]),
+        .we_i      (wb_we_i && wb_mask_i[l]),
         .wpar_i    (wpar),
         .waddr_i   (waddr),
-        .wdata_i   (rf_data_i[32*l +: 32])
+        .wdata_i   (wb_data_i[32*l +: 32])
       );
       reg [31:0] op1, op2;
       always @* begin
         op1 = rr2_use1 ? (rr2_par ? rd_o : rd_e) : 32'd0;
+        if (hit1_wb2 && wb2_mask_i[l]) op1 = wb2_data_i[32*l +: 32];
         if (hit1_wb && wb_mask_i[l])   op1 = wb_data_i[32*l +: 32];
         op2 = ex_use2_i ? (ex_par ? rd_o : rd_e) : 32'd0;
+        if (hit2_q && wb2_mask_i[l])   op2 = wb2_data_i[32*l +: 32];
       end
       assign rr2_op1_o[32*l +: 32] = op1;
       assign ex_op2_o[32*l +: 32]  = op2;

@@ -23,11 +23,10 @@ module simty_regfile #(
 
   // The banks are declared here rather than with simty_ram_1r1w so that
   // they can waive the read/write collision check: a bank read at the
-  // address written in the same cycle is a first operand whose producer
-  // is in the gather stage, and the operand stage replaces the value read
-  // with the written one (the write-back stage's bypass covers exactly the
-  // lanes that wrote); a second operand never meets its producer's write
-  // (the scheduler). So the value read then is never used. Without the
+  // address written in the same cycle is an operand whose producer is in
+  // the write-back stage, and the operand stage replaces the value read
+  // with the written one (WB2's bypass covers exactly the lanes that
+  // wrote). So the value read then is never used. Without the
   // waiver Yosys wraps every block RAM in a 32-bit collision register and
   // comparator.
   (* no_rw_check *) reg [31:0] even_q [0:DEPTH-1];

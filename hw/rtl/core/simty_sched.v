@@ -36,9 +36,9 @@ module simty_sched #(
   reg [WARP_BITS-1:0] last_q;
 
   // Results reach the operands from distance 4 on (the banks are written
-  // at the end of GA; a first operand read in the same cycle is patched
-  // from the write-back stage): a consumer waits while its producer is in
-  // RR2 or EX.
+  // at the end of WB; an operand read before the write lands is patched
+  // from WB or WB2, simty_operand): a consumer waits while its producer is
+  // in RR2 or EX.
   // Written as WARPS-wide vectors (one XOR of all buffered register
   // numbers against each producer, one-hot producer warps) rather than a
   // loop over warps: the same gates, and a fraction of the work for the

@@ -63,17 +63,18 @@ module simty_stage_rr #(
   input  wire                   ex_use2_i,
   output wire [32*LANES-1:0]    ex_op2_o,
 
-  // Register file writes: GA's, and WB's (the bypass)
-  input  wire                   rf_we_i,
-  input  wire [WARP_BITS-1:0]   rf_warp_i,
-  input  wire [4:0]             rf_rd_i,
-  input  wire [LANES-1:0]       rf_mask_i,
-  input  wire [32*LANES-1:0]    rf_data_i,
+  // Register file writes: WB's (the write and a bypass), and WB2's (the
+  // same write a cycle later, a bypass)
   input  wire                   wb_we_i,
   input  wire [WARP_BITS-1:0]   wb_warp_i,
   input  wire [4:0]             wb_rd_i,
   input  wire [LANES-1:0]       wb_mask_i,
   input  wire [32*LANES-1:0]    wb_data_i,
+  input  wire                   wb2_we_i,
+  input  wire [WARP_BITS-1:0]   wb2_warp_i,
+  input  wire [4:0]             wb2_rd_i,
+  input  wire [LANES-1:0]       wb2_mask_i,
+  input  wire [32*LANES-1:0]    wb2_data_i,
 
   // Dispatch writes its warp's base thread id
   input  wire                   disp_go_i,
@@ -112,16 +113,16 @@ module simty_stage_rr #(
     .ex_warp_i    (ex_warp_i),
     .ex_use2_i    (ex_use2_i),
     .ex_op2_o     (ex_op2_o),
-    .rf_we_i      (rf_we_i),
-    .rf_warp_i    (rf_warp_i),
-    .rf_rd_i      (rf_rd_i),
-    .rf_mask_i    (rf_mask_i),
-    .rf_data_i    (rf_data_i),
     .wb_we_i      (wb_we_i),
     .wb_warp_i    (wb_warp_i),
     .wb_rd_i      (wb_rd_i),
     .wb_mask_i    (wb_mask_i),
-    .wb_data_i    (wb_data_i)
+    .wb_data_i    (wb_data_i),
+    .wb2_we_i     (wb2_we_i),
+    .wb2_warp_i   (wb2_warp_i),
+    .wb2_rd_i     (wb2_rd_i),
+    .wb2_mask_i   (wb2_mask_i),
+    .wb2_data_i   (wb2_data_i)
   );
 
   wire        d_a_pc;

@@ -3,10 +3,10 @@
 // pipeline registers (ga_*_q: the instruction MB committed, or a divide's
 // or an atomic's result injected in a cycle with MB empty), the gather
 // of a load's lanes from the DATA line read (simty_gather), the retire
-// port, and the write-back stage (simty_writeback: the registered write
-// that simty_operand bypasses) with the value classifier behind it. The
-// register file is written from GA (rf_*_o) and again, as the bypass
-// source, from WB (wb_*_o).
+// port, and the write-back stage (simty_writeback) with the value
+// classifier behind it. The register file is written from WB's registers
+// (wb_*_o, also a bypass source), and WB2 (wb2_*_o) holds the write a
+// cycle longer for the reads that coincided with it.
 `default_nettype none
 
 module simty_stage_wb #(
@@ -58,16 +58,12 @@ module simty_stage_wb #(
 
   input  wire [32*LANES-1:0]    dmem_rdata_i,
 
-  // GA: any instruction (drain tracking), the retire port, the register
-  // file write
+  // GA: any instruction (drain tracking), the retire port
   output reg                    ga_any_q,
   output reg  [WARP_BITS-1:0]   ga_warp_q,
   output wire                   retire_valid_o,
   output wire [31:0]            retire_pc_o,
   output wire [LANES-1:0]       retire_mask_o,
-  output wire                   rf_we_o,
-  output wire [4:0]             rf_rd_o,
-  output wire [32*LANES-1:0]    rf_data_o,
 
   // WB
   output reg                    wb_any_q,
@@ -76,6 +72,11 @@ module simty_stage_wb #(
   output wire [4:0]             wb_rd_o,
   output wire [LANES-1:0]       wb_mask_o,
   output wire [32*LANES-1:0]    wb_data_o,
+  output wire                   wb2_we_o,
+  output wire [WARP_BITS-1:0]   wb2_warp_o,
+  output wire [4:0]             wb2_rd_o,
+  output wire [LANES-1:0]       wb2_mask_o,
+  output wire [32*LANES-1:0]    wb2_data_o,
 
   // Value classifier
   output wire                   uniform_o,
@@ -180,9 +181,6 @@ module simty_stage_wb #(
   assign retire_valid_o = ga_valid_q;
   assign retire_pc_o    = CODE_BASE + ({{(32-PCW){1'b0}}, ga_pc_q} << 2);
   assign retire_mask_o  = ga_mask_q;
-  assign rf_we_o        = (ga_valid_q || ga_dv_q) && ga_wr_q;
-  assign rf_rd_o        = ga_rd_q;
-  assign rf_data_o      = ga_val;
 
   // ------------------------------------------------------------------
   // Stage 10: write-back
@@ -195,7 +193,7 @@ module simty_stage_wb #(
   simty_writeback #(.LANES(LANES), .WARP_BITS(WARP_BITS)) u_wb (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .we_i       (rf_we_o),
+    .we_i       ((ga_valid_q || ga_dv_q) && ga_wr_q),
     .warp_i     (ga_warp_q),
     .rd_i       (ga_rd_q),
     .mask_i     (ga_mask_q),
@@ -204,7 +202,12 @@ module simty_stage_wb #(
     .wb_warp_o  (wb_warp_o),
     .wb_rd_o    (wb_rd_o),
     .wb_mask_o  (wb_mask_o),
-    .wb_data_o  (wb_data_o)
+    .wb_data_o  (wb_data_o),
+    .wb2_we_o   (wb2_we_o),
+    .wb2_warp_o (wb2_warp_o),
+    .wb2_rd_o   (wb2_rd_o),
+    .wb2_mask_o (wb2_mask_o),
+    .wb2_data_o (wb2_data_o)
   );
 
   simty_vclass #(.LANES(LANES), .LANE_BITS(LANE_BITS), .VCLASS(VCLASS)) u_vclass (
