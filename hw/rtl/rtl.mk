@@ -19,8 +19,10 @@ RTL_CORE_INCS := $(wildcard hw/rtl/core/*.vh)
 RTL_INC := -Ihw/rtl/core -I$(BUILD)/gen
 CORE_LINT_CONFIG ?= 4x4
 CORE_LINT_CONFIGS ?= 1x1 4x4 8x8 2x32 4x8 16x32
-CORE_LINT_XBAR_CONFIGS ?= 1x1 8x8 2x32
-CORE_LINT_LUTRAM_CONFIGS ?= 1x1 4x4 8x8
+# Variants linted with M, A and Zicntr on, as WxL:PARAMETER=VALUE: the
+# rotate crossbar and the boards' LUT RAM hot tables.
+CORE_LINT_VARIANTS ?= 1x1:XBAR=1 8x8:XBAR=1 2x32:XBAR=1 \
+  1x1:HOT_LUTRAM=1 4x4:HOT_LUTRAM=1 8x8:HOT_LUTRAM=1
 YOSYS ?= yosys
 
 core_lint = verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
@@ -47,17 +49,12 @@ test-rtl-lint: $(RTL_CORE_SRCS) $(RTL_CORE_INCS) $(ARCH_VH) | $(BUILD)/rtl/
 	    -GEXT_M=$$x -GEXT_A=$$x -GEXT_ZICNTR=$$x; \
 	  done; \
 	done
-	@set -e; for c in $(CORE_LINT_XBAR_CONFIGS); do \
-	  echo "LINT simty_core $$c XBAR=1 (rotate crossbar) EXT_M=EXT_A=EXT_ZICNTR=1"; \
+	@set -e; for v in $(CORE_LINT_VARIANTS); do \
+	  c=$${v%%:*}; p=$${v#*:}; \
+	  echo "LINT simty_core $$c $$p EXT_M=EXT_A=EXT_ZICNTR=1"; \
 	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
 	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
-	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -GXBAR=1; \
-	done
-	@set -e; for c in $(CORE_LINT_LUTRAM_CONFIGS); do \
-	  echo "LINT simty_core $$c HOT_LUTRAM=1 (the boards' hot tables) EXT_M=EXT_A=EXT_ZICNTR=1"; \
-	  verilator --lint-only -Wall $(RTL_INC) $(RTL_CORE_SRCS) \
-	    --top-module simty_core -GWARPS=$${c%x*} -GLANES=$${c#*x} \
-	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -GHOT_LUTRAM=1; \
+	    -GEXT_M=1 -GEXT_A=1 -GEXT_ZICNTR=1 -G$$p; \
 	done
 	@set -e; for x in 0 1; do \
 	  echo "YOSYS simty_core 4x4 with M, A and Zicntr, XBAR=$$x: no latch"; \
