@@ -9,7 +9,15 @@
 // The bus request comes from registers (the state, addr_q, pc4_q and the
 // decode of ir_q), never from the ALU: the adder, the branch compare and
 // the next-pc mux end at registers, and the SoC's address decode and RAM
-// enables start from them. An instruction whose successor is the next
+// enables start from them. The execute cycle has one carry chain on each
+// path: a branch's target (pc + imm) is registered in S_RS1, which every
+// branch passes, so the compare only selects it or pc + 4 (pc4_q); a
+// trap does not hold the pc or the address (trap_pc_q keeps its own).
+//
+// Instructions come from one memory only (FETCH_BASE, 2^FETCH_LOG2
+// bytes: the firmware memory): the fetch decode reads that memory's read
+// data (fetch_rdata_i) rather than the SoC's read-data multiplexer over
+// every slave, and a fetch from anywhere else traps. An instruction whose successor is the next
 // word and that touches no memory (I-type and register-register ALU
 // without shifts, LUI, AUIPC) requests that fetch from its last cycle
 // (address pc4_q); every other one requests the next access from the
@@ -20,7 +28,8 @@
 //
 // No CSRs, no interrupts (the firmware polls). ecall, ebreak, any other
 // SYSTEM encoding, illegal encodings, a jump or taken branch to a
-// misaligned target and a misaligned load or store all stop the hart with
+// misaligned target, a misaligned load or store and a fetch outside the
+// instruction memory all stop the hart with
 // trap_o set until reset: the firmware never does these on purpose, so a
 // trap is a firmware bug and the SoC reports it rather than hiding it.
 //
@@ -29,7 +38,9 @@
 `default_nettype none
 
 module simty_ctrl_cpu #(
-  parameter [31:0] RESET_PC = 32'h0000_0000
+  parameter [31:0] RESET_PC = 32'h0000_0000,
+  parameter [31:0] FETCH_BASE = 32'h0000_0000,   // aligned to its size
+  parameter integer FETCH_LOG2 = 16              // instruction memory bytes
 ) (
   input  wire        clk_i,
   input  wire        rst_i,
@@ -46,6 +57,8 @@ module simty_ctrl_cpu #(
   output wire [31:0] bus_wdata_o,
   input  wire [31:0] bus_rdata_i,
   input  wire        bus_ready_i,
+  // The instruction memory's read data, valid when a fetch's ready is.
+  input  wire [31:0] fetch_rdata_i,
 
   output wire        trap_o,
   output wire [2:0]  trap_cause_o,   // TRAP_* below
@@ -56,6 +69,7 @@ module simty_ctrl_cpu #(
   localparam [2:0] TRAP_ILLEGAL = 3'd3;
   localparam [2:0] TRAP_MISALIGNED_JUMP = 3'd4;
   localparam [2:0] TRAP_MISALIGNED_ACCESS = 3'd5;
+  localparam [2:0] TRAP_FETCH = 3'd6;
 
   localparam [2:0] S_FETCH = 3'd0;   // bus read of the instruction
   localparam [2:0] S_RS1 = 3'd1;     // rs2 arrives, rs1 is read
@@ -67,7 +81,9 @@ module simty_ctrl_cpu #(
   reg [2:0]  state_q, state_d;
   reg [31:0] pc_q, pc_d;
   reg [31:0] addr_q, addr_d;    // the bus address: pc or load/store address
-  reg [31:2] pc4_q;             // pc_q + 4, for the early fetch
+  reg [31:2] pc4_q;             // pc_q + 4: the early fetch, fall-through
+  reg [31:0] tgt_q;             // pc_q + imm, a branch's target in S_EXEC
+  reg [31:0] trap_pc_q;
   reg [31:0] ir_q, ir_d;
   reg [31:0] opb_q, opb_d;      // rs2 (store data), or the shift operand
   reg [4:0]  shamt_q, shamt_d;
@@ -98,7 +114,7 @@ module simty_ctrl_cpu #(
   // Register-register, branch and store formats need rs2: it is read in
   // the fetch cycle and rs1 one cycle later, so that rs1 always comes
   // straight from the RAM into the ALU in S_EXEC.
-  wire [4:0] fetch_opc = bus_rdata_i[6:2];
+  wire [4:0] fetch_opc = fetch_rdata_i[6:2];
   wire fetch_needs_rs2 = (fetch_opc == 5'b01100) | (fetch_opc == 5'b11000) |
                          (fetch_opc == 5'b01000);
 
@@ -177,9 +193,13 @@ module simty_ctrl_cpu #(
   end
 
   wire taken = ((f3[2] ? (f3[1] ? ltu : lt) : eq) ^ f3[0]) & is_branch;
-  wire [31:0] pc_sum = pc_q + (taken ? imm : 32'd4);
-  wire [31:0] next_pc = is_jump ? {sum[31:1], 1'b0} : pc_sum;
-  wire [31:0] exec_wdata = is_lui ? imm : is_jump ? pc_sum : alu_out;
+  wire [31:0] pc4 = {pc4_q, 2'b00};
+  wire [31:0] next_pc = is_jump ? {sum[31:1], 1'b0} : taken ? tgt_q : pc4;
+  wire jump_misaligned = is_jump ? sum[1] : taken & tgt_q[1];
+  wire [31:0] exec_wdata = is_lui ? imm : is_jump ? pc4 : alu_out;
+  wire exec_writes = (is_alu & ~is_shift) | is_lui | is_auipc | is_jump;
+
+  wire fetch_inside = (addr_q >> FETCH_LOG2) == (FETCH_BASE >> FETCH_LOG2);
 
   // Falls through to the next word, no memory access, cannot trap: the
   // fetch of pc + 4 is requested from S_EXEC (ir_q's decode only).
@@ -227,14 +247,18 @@ module simty_ctrl_cpu #(
     opb_d = opb_q;
     shamt_d = shamt_q;
     trap_cause_d = trap_cause_q;
-    rf_raddr = fetch_needs_rs2 ? bus_rdata_i[24:20] : bus_rdata_i[19:15];
+    rf_raddr = fetch_needs_rs2 ? fetch_rdata_i[24:20] : fetch_rdata_i[19:15];
     rf_we = 1'b0;
     rf_wdata = exec_wdata;
     case (state_q)
       S_FETCH: begin
         if (bus_ready_i) begin
-          ir_d = bus_rdata_i;
+          ir_d = fetch_rdata_i;
           state_d = fetch_needs_rs2 ? S_RS1 : S_EXEC;
+          if (!fetch_inside) begin
+            state_d = S_TRAP;
+            trap_cause_d = TRAP_FETCH;
+          end
         end
       end
       S_RS1: begin
@@ -243,9 +267,13 @@ module simty_ctrl_cpu #(
         state_d = S_EXEC;
       end
       S_EXEC: begin
+        // The pc and the address load without waiting for the trap
+        // checks; rd is written even by an instruction that traps (the
+        // hart halts, nothing reads it again).
         state_d = S_FETCH;
         pc_d = next_pc;
-        addr_d = next_pc;
+        addr_d = (is_load | is_store) ? sum[31:0] : next_pc;
+        rf_we = exec_writes & (rd != 5'd0);
         if (is_system) begin
           state_d = S_TRAP;
           trap_cause_d = ir_q == 32'h0000_0073 ? TRAP_ECALL :
@@ -253,7 +281,7 @@ module simty_ctrl_cpu #(
         end else if (!legal) begin
           state_d = S_TRAP;
           trap_cause_d = TRAP_ILLEGAL;
-        end else if ((is_jump | taken) & next_pc[1]) begin
+        end else if (jump_misaligned) begin
           state_d = S_TRAP;
           trap_cause_d = TRAP_MISALIGNED_JUMP;
         end else if (is_load | is_store) begin
@@ -262,18 +290,11 @@ module simty_ctrl_cpu #(
             trap_cause_d = TRAP_MISALIGNED_ACCESS;
           end else begin
             state_d = S_MEM;
-            addr_d = sum[31:0];
           end
         end else if (is_shift) begin
           state_d = S_SHIFT;
           opb_d = rs1;
           shamt_d = op_b[4:0];
-        end else begin
-          rf_we = (is_alu | is_lui | is_auipc | is_jump) & (rd != 5'd0);
-        end
-        if (state_d == S_TRAP) begin
-          pc_d = pc_q;
-          addr_d = addr_q;
         end
       end
       S_MEM: begin
@@ -310,8 +331,12 @@ module simty_ctrl_cpu #(
       addr_q <= addr_d;
       trap_cause_q <= trap_cause_d;
     end
-    // pc_q changes only in S_EXEC, which a fetch cycle always precedes.
+    // pc_q changes only in S_EXEC, which a fetch cycle always precedes;
+    // ir_q is loaded at the end of the fetch, and a branch spends S_RS1
+    // between the two, so tgt_q holds its target in S_EXEC.
     pc4_q <= pc_q[31:2] + 30'd1;
+    tgt_q <= pc_q + imm;
+    if (state_q != S_TRAP) trap_pc_q <= pc_q;
     ir_q <= ir_d;
     opb_q <= opb_d;
     shamt_q <= shamt_d;
@@ -326,7 +351,7 @@ module simty_ctrl_cpu #(
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;
-  assign trap_pc_o = pc_q;
+  assign trap_pc_o = trap_pc_q;
 endmodule
 
 `default_nettype wire

@@ -120,10 +120,16 @@ module simty_soc #(
   reg  [31:0] cpu_rdata;
   wire        cpu_ready;
 
-  simty_ctrl_cpu #(.RESET_PC(SIMTY_FW_BASE)) u_ctrl (
+  // The controller fetches from the firmware memory only, straight from
+  // its read data (fw_rdata); loads and stores read through cpu_rdata.
+  wire [31:0] fw_rdata;
+  simty_ctrl_cpu #(
+    .RESET_PC(SIMTY_FW_BASE), .FETCH_BASE(SIMTY_FW_BASE), .FETCH_LOG2($clog2(FW_SIZE))
+  ) u_ctrl (
     .clk_i(clk_i), .rst_i(rst_i),
     .bus_valid_o(cpu_valid), .bus_addr_o(cpu_addr), .bus_wstrb_o(cpu_wstrb),
     .bus_wdata_o(cpu_wdata), .bus_rdata_i(cpu_rdata), .bus_ready_i(cpu_ready),
+    .fetch_rdata_i(fw_rdata),
     .trap_o(ctrl_trap_o), .trap_cause_o(ctrl_trap_cause_o),
     .trap_pc_o(ctrl_trap_pc_o)
   );
@@ -266,7 +272,6 @@ module simty_soc #(
   assign cpu_ready = pending_q & ~code_lost_q;
 
   // ---- FW RAM ----
-  wire [31:0] fw_rdata;
   simty_ram_be #(.WORDS(FW_WORDS), .INIT_FILE(FW_IMAGE), .INIT_PLUSARG("fw")) u_fw_ram (
     .clk_i(clk_i),
     .re_i(grant & hit_fw & cpu_read), .raddr_i(cpu_addr[FW_AW+1:2]),

@@ -26,7 +26,7 @@ SOC_CPU_OUT := $(SOC_OUT)/cpu
 SOC_CPU_TB := $(SOC_CPU_OUT)/Vsimty_ctrl_cpu_tb
 SOC_CPU_CFLAGS := -march=rv32i -mabi=ilp32 -O2 -nostdlib -ffreestanding \
   -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments -T $(SOC_SIM_DIR)/cpu/link.ld
-SOC_CPU_TRAPS := 1 2 3 4 5 6 7 8 9
+SOC_CPU_TRAPS := 1 2 3 4 5 6 7 8 9 10
 SOC_CPU_PROGS := $(SOC_CPU_OUT)/rv32i_all.hex $(SOC_CPU_OUT)/cprog.hex \
   $(SOC_CPU_OUT)/rv32i_all.elf $(SOC_CPU_OUT)/cprog.elf \
   $(foreach n,$(SOC_CPU_TRAPS),$(SOC_CPU_OUT)/trap$(n).elf) \

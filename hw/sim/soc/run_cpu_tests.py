@@ -58,7 +58,7 @@ def main():
         check(name + " ends in ecall at pass_ecall", trap == (1, syms["pass_ecall"]),
               "trap %s, want (1, %#x)" % (trap, syms["pass_ecall"]))
 
-    for case in range(1, 10):
+    for case in range(1, 11):
         elf = "%s/trap%d.elf" % (d, case)
         s = symbols(elf)
         sigs, trap, _, rc = run(sim, "%s/trap%d.hex" % (d, case))

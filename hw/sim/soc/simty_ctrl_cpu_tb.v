@@ -39,11 +39,12 @@ module simty_ctrl_cpu_tb (
   wire [2:0]  trap_cause;
   wire [31:0] trap_pc;
 
-  simty_ctrl_cpu u_cpu (
+  // Instructions come from the RAM (FETCH_BASE 0, 64 KiB) on the one bus.
+  simty_ctrl_cpu #(.FETCH_BASE(32'h0000_0000), .FETCH_LOG2(16)) u_cpu (
     .clk_i(clk_i), .rst_i(rst),
     .bus_valid_o(bus_valid), .bus_addr_o(bus_addr), .bus_wstrb_o(bus_wstrb),
     .bus_wdata_o(bus_wdata), .bus_rdata_i(bus_rdata_q),
-    .bus_ready_i(bus_ready_q),
+    .bus_ready_i(bus_ready_q), .fetch_rdata_i(bus_rdata_q),
     .trap_o(trap), .trap_cause_o(trap_cause), .trap_pc_o(trap_pc)
   );
 

@@ -48,6 +48,12 @@ trap_here:
   nop
 trap_here:
   ecall
+#elif CASE == 10
+  /* a fetch outside the instruction memory (the bench's RAM): the trap
+   * names the address fetched */
+  .set expected_cause, 6
+  .set trap_here, TEST_PORT
+  jr t0
 #else
 #error unknown CASE
 #endif
