@@ -9,22 +9,28 @@
 // The bus request comes from registers (the state, addr_q, pc4_q and the
 // decode of ir_q), never from the ALU: the adder, the branch compare and
 // the next-pc mux end at registers, and the SoC's address decode and RAM
-// enables start from them. The execute cycle has one carry chain on each
-// path: a branch's target (pc + imm) is registered in S_RS1, which every
-// branch passes, so the compare only selects it or pc + 4 (pc4_q); a
-// trap does not hold the pc or the address (trap_pc_q keeps its own).
-//
-// Instructions come from one memory only (FETCH_BASE, 2^FETCH_LOG2
-// bytes: the firmware memory): the fetch decode reads that memory's read
-// data (fetch_rdata_i) rather than the SoC's read-data multiplexer over
-// every slave, and a fetch from anywhere else traps. An instruction whose successor is the next
+// enables start from them. An instruction whose successor is the next
 // word and that touches no memory (I-type and register-register ALU
 // without shifts, LUI, AUIPC) requests that fetch from its last cycle
-// (address pc4_q); every other one requests the next access from the
-// state it moves to. With a bus that answers the cycle after a request
-// (the SoC's block RAMs) an instruction takes: 2 cycles for I-type ALU,
-// LUI, AUIPC; 3 for register-register ALU, JAL and JALR; 4 for branches;
+// (address pc4_q); a load requests it from S_LOAD, which writes the
+// loaded word; every other one requests the next access from the state
+// it moves to. With a bus that answers the cycle after a request (the
+// SoC's block RAMs) an instruction takes: 2 cycles for I-type ALU, LUI,
+// AUIPC; 3 for register-register ALU, JAL and JALR; 4 for branches;
 // loads 5, stores 6; shifts 3 or 4 plus amount/8 + amount%8.
+//
+// Paths are kept short for the SoC's clock. The execute cycle has one
+// carry chain on each path: a branch's target (pc + imm) is registered
+// in S_RS1, which every branch passes, so the compare only selects it or
+// pc + 4 (pc4_q); a trap does not hold the pc or the address (trap_pc_q
+// keeps its own). Read data from the bus ends at registers: a load's
+// word at ld_q (its bytes are selected in S_LOAD), a fetched word at
+// ir_q and, through the decode of its register fields, the register
+// file's read register. Instructions come from one memory only
+// (FETCH_BASE, 2^FETCH_LOG2 bytes: the firmware memory), and the fetch
+// reads that memory's read data (fetch_rdata_i) rather than the SoC's
+// read-data multiplexer over every slave; a fetch from anywhere else
+// traps.
 //
 // No CSRs, no interrupts (the firmware polls). ecall, ebreak, any other
 // SYSTEM encoding, illegal encodings, a jump or taken branch to a
@@ -77,6 +83,7 @@ module simty_ctrl_cpu #(
   localparam [2:0] S_MEM = 3'd3;     // load or store on the bus
   localparam [2:0] S_SHIFT = 3'd4;   // shift opb_q by shamt_q
   localparam [2:0] S_TRAP = 3'd5;
+  localparam [2:0] S_LOAD = 3'd6;    // write the loaded word, fetch next
 
   reg [2:0]  state_q, state_d;
   reg [31:0] pc_q, pc_d;
@@ -88,6 +95,8 @@ module simty_ctrl_cpu #(
   reg [31:0] opb_q, opb_d;      // rs2 (store data), or the shift operand
   reg [4:0]  shamt_q, shamt_d;
   reg [2:0]  trap_cause_q, trap_cause_d;
+  reg [31:0] ld_q;              // a load's word, as read (S_LOAD)
+  reg [1:0]  ld_off_q;          // its byte offset
 
   // ---- Register file: one synchronous read port, one write port ----
   // Every read that is used happens at least a cycle after the last
@@ -207,7 +216,7 @@ module simty_ctrl_cpu #(
                     (is_lui | is_auipc | is_opimm |
                      (is_op & (f7_zero | (f7_alt & f3 == 3'b000))));
 
-  // ---- Load and store lanes (S_MEM, from addr_q and ir_q) ----
+  // ---- Load and store lanes (S_MEM from addr_q, S_LOAD from ld_q) ----
   wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
                            (f3[1:0] == 2'b10 & sum[1:0] != 2'b00);
   wire [1:0] mem_lo = addr_q[1:0];
@@ -222,11 +231,11 @@ module simty_ctrl_cpu #(
   wire [31:0] store_data = f3[1:0] == 2'b00 ? {4{opb_q[7:0]}} :
                            f3[1:0] == 2'b01 ? {2{opb_q[15:0]}} : opb_q;
 
-  wire [7:0] ld_b0 = addr_q[1] ? (addr_q[0] ? bus_rdata_i[31:24] : bus_rdata_i[23:16])
-                               : (addr_q[0] ? bus_rdata_i[15:8] : bus_rdata_i[7:0]);
-  wire [7:0] ld_b1 = addr_q[1] ? bus_rdata_i[31:24] : bus_rdata_i[15:8];
+  wire [7:0] ld_b0 = ld_off_q[1] ? (ld_off_q[0] ? ld_q[31:24] : ld_q[23:16])
+                                 : (ld_off_q[0] ? ld_q[15:8] : ld_q[7:0]);
+  wire [7:0] ld_b1 = ld_off_q[1] ? ld_q[31:24] : ld_q[15:8];
   wire ld_sign = ~f3[2] & (f3[0] ? ld_b1[7] : ld_b0[7]);
-  wire [31:0] load_data = f3[1] ? bus_rdata_i :
+  wire [31:0] load_data = f3[1] ? ld_q :
                           f3[0] ? {{16{ld_sign}}, ld_b1, ld_b0} :
                                   {{24{ld_sign}}, ld_b0};
 
@@ -298,12 +307,18 @@ module simty_ctrl_cpu #(
         end
       end
       S_MEM: begin
-        rf_wdata = load_data;
+        // A load's word goes to ld_q as read; S_LOAD selects its bytes
+        // and writes them while it requests the next fetch, so the bus's
+        // read data ends at a register and no cycle is added.
         if (bus_ready_i) begin
-          rf_we = is_load & (rd != 5'd0);
           addr_d = pc_q;
-          state_d = S_FETCH;
+          state_d = is_load ? S_LOAD : S_FETCH;
         end
+      end
+      S_LOAD: begin
+        rf_wdata = load_data;
+        rf_we = rd != 5'd0;
+        state_d = S_FETCH;
       end
       S_SHIFT: begin
         rf_wdata = opb_q;
@@ -336,16 +351,22 @@ module simty_ctrl_cpu #(
     // between the two, so tgt_q holds its target in S_EXEC.
     pc4_q <= pc_q[31:2] + 30'd1;
     tgt_q <= pc_q + imm;
+    if (state_q == S_MEM) begin
+      ld_q <= bus_rdata_i;
+      ld_off_q <= addr_q[1:0];
+    end
     if (state_q != S_TRAP) trap_pc_q <= pc_q;
     ir_q <= ir_d;
     opb_q <= opb_d;
     shamt_q <= shamt_d;
   end
 
-  // S_FETCH and S_MEM request from addr_q; S_EXEC of a seq_simple
-  // instruction requests the fetch of pc4_q (addr_d's value then).
+  // S_FETCH, S_MEM and S_LOAD request from addr_q (S_LOAD: the next
+  // fetch, at the pc); S_EXEC of a seq_simple instruction requests the
+  // fetch of pc4_q (addr_d's value then).
   wire exec_issue = (state_q == S_EXEC) & seq_simple;
-  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) | exec_issue;
+  assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) |
+                       (state_q == S_LOAD) | exec_issue;
   assign bus_addr_o = {exec_issue ? pc4_q : addr_q[31:2], 2'b00};
   assign bus_wstrb_o = (is_store & (state_q == S_MEM)) ? store_strb : 4'b0000;
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
