@@ -69,7 +69,9 @@ module simty_uart #(
   wire [$clog2(TX_DEPTH)+1:0] tx_level_unused;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  simty_fifo #(.WIDTH(8), .DEPTH(RX_DEPTH)) u_rx_fifo (
+  // The RX head is a register of its own: the link engine decodes the
+  // head byte combinationally into the link buffer's write port.
+  simty_fifo #(.WIDTH(8), .DEPTH(RX_DEPTH), .HEAD_REG(1)) u_rx_fifo (
     .clk_i(clk_i), .rst_i(rst_i),
     .push_i(in_valid), .data_i(in_data), .full_o(rx_full),
     .valid_o(rx_valid_o), .data_o(rx_data_o), .pop_i(rx_pop_i),
