@@ -286,12 +286,12 @@ module simty_core #(
     .rd_x_o       (rr2_rsp)
   );
 
-  wire                 rr1_valid, rr1_use2;
+  wire                 rr1_valid;
   wire [WARP_BITS-1:0] rr1_warp;
   wire                 rr2_valid;
   wire [WARP_BITS-1:0] rr2_warp;
   wire [4:0]           rr2_rd;
-  wire                 rr2_use2, rr2_wr;
+  wire                 rr2_wr;
   wire                 ex_valid;
   wire [WARP_BITS-1:0] ex_warp;
   wire                 ex_wr;
@@ -314,7 +314,6 @@ module simty_core #(
     .ib_use2_i    (ib_use2),
     .rr1_valid_i  (rr1_valid),
     .rr1_warp_i   (rr1_warp),
-    .rr1_use2_i   (rr1_use2),
     .rr2_valid_i  (rr2_valid),
     .rr2_warp_i   (rr2_warp),
     .rr2_wr_i     (rr2_wr),
@@ -340,8 +339,7 @@ module simty_core #(
   wire [4:0]           wb2_rd;
   wire [LANES-1:0]     wb2_mask;
   wire [32*LANES-1:0]  wb2_data;
-  wire [32*LANES-1:0]  rr2_op1, ex_op2;
-  wire                 ex_use2;
+  wire [32*LANES-1:0]  rr2_op1, rr2_op2;
   wire [31:0]          rr2_base_tid;
   wire [3:0]           d_alu_op;
   wire                 d_b_imm, d_lane, d_link;
@@ -368,13 +366,12 @@ module simty_core #(
     .issue_wr_i      (ib_wr[issue_warp]),
     .rr1_valid_o     (rr1_valid),
     .rr1_warp_o      (rr1_warp),
-    .rr1_use2_o      (rr1_use2),
     .rr2_valid_o     (rr2_valid),
     .rr2_warp_o      (rr2_warp),
     .rr2_rd_o        (rr2_rd),
-    .rr2_use2_o      (rr2_use2),
     .rr2_wr_o        (rr2_wr),
     .rr2_op1_o       (rr2_op1),
+    .rr2_op2_o       (rr2_op2),
     .rr2_base_tid_o  (rr2_base_tid),
     .rr2_pc_i        (rr2_pc),
     .rr2_word_i      (rr2_word),
@@ -401,9 +398,6 @@ module simty_core #(
     .d_cnt_hi_o      (d_cnt_hi),
     .d_amo_o         (d_amo),
     .d_amo_op_o      (d_amo_op),
-    .ex_warp_i       (ex_warp),
-    .ex_use2_i       (ex_use2),
-    .ex_op2_o        (ex_op2),
     .wb_we_i         (wb_we),
     .wb_warp_i       (wb_warp),
     .wb_rd_i         (wb_rd),
@@ -442,7 +436,7 @@ module simty_core #(
   wire                  ex_mul, ex_div, ex_instret, ex_cnt_hi;
   wire                  ex_amo, ex_amoc;
   wire [3:0]            ex_amo_op;
-  wire [32*LANES-1:0]   ex_op1;
+  wire [32*LANES-1:0]   ex_op1, ex_op2;
   wire [32*LANES-1:0]   ex_res;
   wire [32*LANES-1:0]   mb_mul_res;       // M: the multiply result, in MB
   wire [LANES-1:0]      ex_eq, ex_lt, ex_ltu;
@@ -469,10 +463,10 @@ module simty_core #(
     .rr2_epoch_i    (rr2_epoch),
     .rr2_pnext_i    (rr2_pnext),
     .rr2_rsp_i      (rr2_rsp),
-    .rr2_use2_i     (rr2_use2),
     .rr2_rd_i       (rr2_rd),
     .rr2_wr_i       (rr2_wr),
     .rr2_op1_i      (rr2_op1),
+    .rr2_op2_i      (rr2_op2),
     .rr2_base_tid_i (rr2_base_tid),
     .d_alu_op_i     (d_alu_op),
     .d_b_imm_i      (d_b_imm),
@@ -497,7 +491,6 @@ module simty_core #(
     .d_cnt_hi_i     (d_cnt_hi),
     .d_amo_i        (d_amo),
     .d_amo_op_i     (d_amo_op),
-    .ex_op2_i       (ex_op2),
     .ex_valid_q     (ex_valid),
     .ex_warp_q      (ex_warp),
     .ex_pc_q        (ex_pc),
@@ -506,7 +499,6 @@ module simty_core #(
     .ex_epoch_q     (ex_epoch),
     .ex_pnext_q     (ex_pnext),
     .ex_rsp_q       (ex_rsp),
-    .ex_use2_q      (ex_use2),
     .ex_rd_q        (ex_rd),
     .ex_wr_q        (ex_wr),
     .ex_imm_q       (ex_imm),
@@ -532,6 +524,7 @@ module simty_core #(
     .ex_amoc_q      (ex_amoc),
     .ex_amo_op_q    (ex_amo_op),
     .ex_op1_q       (ex_op1),
+    .ex_op2_q       (ex_op2),
     .ex_res_o       (ex_res),
     .ex_eq_o        (ex_eq),
     .ex_lt_o        (ex_lt),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_sched: pipeline stage 4, the scheduler. Qualifies the warps whose
 // buffered instruction can issue (dependencies on older in-flight
-// instructions of the same warp, register-bank conflicts, a warp never in
-// two adjacent stages) and selects one round robin.
+// instructions of the same warp, a warp never in two adjacent stages) and
+// selects one round robin.
 `default_nettype none
 
 module simty_sched #(
@@ -20,7 +20,6 @@ module simty_sched #(
   // Instructions already issued: operand-collect 1 and 2, execute.
   input  wire                  rr1_valid_i,
   input  wire [WARP_BITS-1:0]  rr1_warp_i,
-  input  wire                  rr1_use2_i,
   input  wire                  rr2_valid_i,
   input  wire [WARP_BITS-1:0]  rr2_warp_i,
   input  wire                  rr2_wr_i,
@@ -43,8 +42,6 @@ module simty_sched #(
   // numbers against each producer, one-hot producer warps) rather than a
   // loop over warps: the same gates, and a fraction of the work for the
   // simulator (docs/performance.md, "Simulation speed").
-  localparam [2*WARPS-1:0] ODD2 = {WARPS{2'b10}};
-  localparam [WARPS-1:0]   ODD  = ODD2[WARPS-1:0];   // odd warps
 `include "simty_warp_onehot.vh"
   wire [WARPS*5-1:0] x1_rr2 = ib_rs1_i ^ {WARPS{rr2_rd_i}};
   wire [WARPS*5-1:0] x2_rr2 = ib_rs2_i ^ {WARPS{rr2_rd_i}};
@@ -66,11 +63,7 @@ module simty_sched #(
   wire [WARPS-1:0] dep =
     (at_rr2 & ((ib_use1_i & e1_rr2) | (ib_use2_i & e2_rr2))) |
     (at_ex  & ((ib_use1_i & e1_ex)  | (ib_use2_i & e2_ex)));
-  // The previous instruction reads its second operand from its bank next
-  // cycle: our first operand must come from the other bank.
-  wire [WARPS-1:0] bank = (rr1_valid_i && rr1_use2_i) ?
-    ib_use1_i & (rr1_warp_i[0] ? ODD : ~ODD) : {WARPS{1'b0}};
-  wire [WARPS-1:0] can = ready_i & ib_valid_i & ~dep & ~bank & ~at_rr1;
+  wire [WARPS-1:0] can = ready_i & ib_valid_i & ~dep & ~at_rr1;
 
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
     .req_i (can), .last_i (last_q), .valid_o (issue_o), .pick_o (issue_warp_o)

@@ -39,10 +39,10 @@ module simty_stage_ex #(
   input  wire [EPOCH_BITS-1:0]  rr2_epoch_i,
   input  wire [PCW-1:0]         rr2_pnext_i,
   input  wire [RSB-1:0]         rr2_rsp_i,
-  input  wire                   rr2_use2_i,
   input  wire [4:0]             rr2_rd_i,
   input  wire                   rr2_wr_i,
   input  wire [32*LANES-1:0]    rr2_op1_i,
+  input  wire [32*LANES-1:0]    rr2_op2_i,
   input  wire [31:0]            rr2_base_tid_i,
   input  wire [3:0]             d_alu_op_i,
   input  wire                   d_b_imm_i,
@@ -57,9 +57,6 @@ module simty_stage_ex #(
   input  wire                   d_amo_i,
   input  wire [3:0]             d_amo_op_i,
 
-  // Operand 2, read in EX (simty_operand)
-  input  wire [32*LANES-1:0]    ex_op2_i,
-
   // The EX registers
   output reg                    ex_valid_q,
   output reg  [WARP_BITS-1:0]   ex_warp_q,
@@ -69,7 +66,6 @@ module simty_stage_ex #(
   output reg  [EPOCH_BITS-1:0]  ex_epoch_q,
   output reg  [PCW-1:0]         ex_pnext_q,
   output reg  [RSB-1:0]         ex_rsp_q,
-  output reg                    ex_use2_q,
   output reg  [4:0]             ex_rd_q,
   output reg                    ex_wr_q,
   output reg  [31:0]            ex_imm_q,
@@ -84,6 +80,7 @@ module simty_stage_ex #(
   output reg                    ex_amoc_q,      // AMO opcode (legal or not)
   output reg  [3:0]             ex_amo_op_q,
   output reg  [32*LANES-1:0]    ex_op1_q,
+  output reg  [32*LANES-1:0]    ex_op2_q,
 
   // Results
   output wire [32*LANES-1:0]    ex_res_o,       // the ALUs
@@ -114,7 +111,6 @@ module simty_stage_ex #(
     ex_epoch_q    <= rr2_epoch_i;
     ex_pnext_q    <= rr2_pnext_i;
     ex_rsp_q      <= rr2_rsp_i;
-    ex_use2_q     <= rr2_use2_i;
     ex_rd_q       <= rr2_rd_i;
     ex_wr_q       <= rr2_wr_i;
     ex_alu_op_q   <= d_alu_op_i;
@@ -143,6 +139,7 @@ module simty_stage_ex #(
     ex_amoc_q     <= ex_amoc_d;
     ex_amo_op_q   <= d_amo_op_i;
     ex_op1_q      <= rr2_op1_i;
+    ex_op2_q      <= rr2_op2_i;
   end
 
   wire [32*LANES-1:0] ex_addr;          // the memory address adders
@@ -151,7 +148,7 @@ module simty_stage_ex #(
     for (l = 0; l < LANES; l = l + 1) begin : gen_lane
       localparam [31:0] LID = l;
       wire [31:0] a = ex_op1_q[32*l +: 32];
-      wire [31:0] b = ex_b_imm_q ? (ex_lane_q ? ex_imm_q | LID : ex_imm_q) : ex_op2_i[32*l +: 32];
+      wire [31:0] b = ex_b_imm_q ? (ex_lane_q ? ex_imm_q | LID : ex_imm_q) : ex_op2_q[32*l +: 32];
       wire [31:0] r;
       simty_alu u_alu (
         .op_i  (ex_alu_op_q),
@@ -178,7 +175,7 @@ module simty_stage_ex #(
           .clk_i (clk_i),
           .en_i  (ex_mul_q),
           .a_i   (a),
-          .b_i   (ex_op2_i[32*l +: 32]),
+          .b_i   (ex_op2_q[32*l +: 32]),
           .f3_i  (ex_f3_q[1:0]),
           .res_o (mb_mul_res_o[32*l +: 32])
         );

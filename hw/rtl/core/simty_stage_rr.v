@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_stage_rr: stages 5 and 6, operand collection and decode. Holds
-// simty_operand (the RR1 and RR2 registers, the register file banks and
-// the write-back bypass; operand 2 is read for EX), and in RR2 the
+// simty_operand (the RR1 and RR2 registers, the register file and the
+// write-back bypass: both operands are registered for EX), and in RR2 the
 // decoder, each warp's base thread id (read in RR1), the CSRs and the
 // Zicntr cycle and time counters: the instruction's uniform operand (the
 // immediate, auipc's pc + immediate or a CSR's value) is selected here,
@@ -32,13 +32,12 @@ module simty_stage_rr #(
   // RR1, RR2
   output wire                   rr1_valid_o,
   output wire [WARP_BITS-1:0]   rr1_warp_o,
-  output wire                   rr1_use2_o,
   output wire                   rr2_valid_o,
   output wire [WARP_BITS-1:0]   rr2_warp_o,
   output wire [4:0]             rr2_rd_o,
-  output wire                   rr2_use2_o,
   output wire                   rr2_wr_o,
   output wire [32*LANES-1:0]    rr2_op1_o,
+  output wire [32*LANES-1:0]    rr2_op2_o,
   output wire [31:0]            rr2_base_tid_o,
   // The instruction in RR2, from the instruction buffer (read in RR1)
   input  wire [PCW-1:0]         rr2_pc_i,
@@ -57,11 +56,6 @@ module simty_stage_rr #(
   output wire                   d_mul_o, d_div_o, d_instret_o, d_cnt_hi_o,
   output wire                   d_amo_o,
   output wire [3:0]             d_amo_op_o,
-
-  // Operand 2 for EX
-  input  wire [WARP_BITS-1:0]   ex_warp_i,
-  input  wire                   ex_use2_i,
-  output wire [32*LANES-1:0]    ex_op2_o,
 
   // Register file writes: WB's (the write and a bypass), and WB2's (the
   // same write a cycle later, a bypass)
@@ -103,16 +97,12 @@ module simty_stage_rr #(
     .issue_wr_i   (issue_wr_i),
     .rr1_valid_o  (rr1_valid_o),
     .rr1_warp_o   (rr1_warp_o),
-    .rr1_use2_o   (rr1_use2_o),
     .rr2_valid_o  (rr2_valid_o),
     .rr2_warp_o   (rr2_warp_o),
     .rr2_rd_o     (rr2_rd_o),
-    .rr2_use2_o   (rr2_use2_o),
     .rr2_wr_o     (rr2_wr_o),
     .rr2_op1_o    (rr2_op1_o),
-    .ex_warp_i    (ex_warp_i),
-    .ex_use2_i    (ex_use2_i),
-    .ex_op2_o     (ex_op2_o),
+    .rr2_op2_o    (rr2_op2_o),
     .wb_we_i      (wb_we_i),
     .wb_warp_i    (wb_warp_i),
     .wb_rd_i      (wb_rd_i),
