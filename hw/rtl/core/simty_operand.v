@@ -79,7 +79,7 @@ module simty_operand #(
     rr2_rs2     <= rr1_rs2;
     rr2_rd_o    <= rr1_rd;
     rr2_use1    <= rr1_use1 && rr1_valid_o;
-    rr2_use2  <= rr1_use2 && rr1_valid_o;
+    rr2_use2    <= rr1_use2 && rr1_valid_o;
     rr2_wr_o    <= rr1_wr;
   end
 
@@ -99,10 +99,13 @@ module simty_operand #(
     end
   endgenerate
 
-  wire hit1_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs1 && rr2_use1;
-  wire hit1_wb2 = wb2_we_i && wb2_warp_i == rr2_warp_o && wb2_rd_i == rr2_rs1 && rr2_use1;
-  wire hit2_wb  = wb_we_i  && wb_warp_i  == rr2_warp_o && wb_rd_i  == rr2_rs2 && rr2_use2;
-  wire hit2_wb2 = wb2_we_i && wb2_warp_i == rr2_warp_o && wb2_rd_i == rr2_rs2 && rr2_use2;
+  // The writes of RR2's warp in WB and WB2, and which source each hits
+  wire wb_own   = wb_we_i  && wb_warp_i  == rr2_warp_o;
+  wire wb2_own  = wb2_we_i && wb2_warp_i == rr2_warp_o;
+  wire hit1_wb  = wb_own  && wb_rd_i  == rr2_rs1 && rr2_use1;
+  wire hit1_wb2 = wb2_own && wb2_rd_i == rr2_rs1 && rr2_use1;
+  wire hit2_wb  = wb_own  && wb_rd_i  == rr2_rs2 && rr2_use2;
+  wire hit2_wb2 = wb2_own && wb2_rd_i == rr2_rs2 && rr2_use2;
 
   genvar l;
   generate

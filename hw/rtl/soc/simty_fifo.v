@@ -41,6 +41,7 @@ module simty_fifo #(
   reg [AW-1:0]    wptr_q, rptr_q;
   reg [AW:0]      count_q;          // entries in the RAM, not read out
   wire            head_valid, pop, take;
+  wire            head_held;        // an entry in the head register
 
   wire push = push_i & (count_q != DEPTH[AW:0]);
   // Read the RAM whenever its read register is empty or being taken.
@@ -80,17 +81,18 @@ module simty_fifo #(
         else if (pop) head_valid_q <= 1'b0;
       end
       assign head_valid = head_valid_q;
+      assign head_held = head_valid_q;
       assign data_o = head_q;
-      assign level_o = {1'b0, count_q} + {{(LW - 1){1'b0}}, rd_valid_q} +
-                       {{(LW - 1){1'b0}}, head_valid_q};
     end else begin : gen_head_ram
       assign take = pop;
       assign head_valid = rd_valid_q;
+      assign head_held = 1'b0;
       assign data_o = rd_q;
-      assign level_o = {1'b0, count_q} + {{(LW - 1){1'b0}}, rd_valid_q};
     end
   endgenerate
   assign pop = pop_i & head_valid;
+  assign level_o = {1'b0, count_q} + {{(LW - 1){1'b0}}, rd_valid_q} +
+                   {{(LW - 1){1'b0}}, head_held};
 
   assign full_o = count_q == DEPTH[AW:0];
   assign valid_o = head_valid;
