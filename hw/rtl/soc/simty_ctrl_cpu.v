@@ -68,7 +68,9 @@ module simty_ctrl_cpu #(
 
   output wire        trap_o,
   output wire [2:0]  trap_cause_o,   // TRAP_* below
-  output wire [31:0] trap_pc_o       // the trapping instruction
+  // The pc of the instruction in progress; in S_TRAP the trapping
+  // instruction's (cause 6: the address fetched).
+  output wire [31:0] trap_pc_o
 );
   localparam [2:0] TRAP_ECALL = 3'd1;
   localparam [2:0] TRAP_EBREAK = 3'd2;
@@ -372,7 +374,7 @@ module simty_ctrl_cpu #(
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;
-  assign trap_pc_o = trap_pc_q;
+  assign trap_pc_o = trap_o ? trap_pc_q : pc_q;
 endmodule
 
 `default_nettype wire

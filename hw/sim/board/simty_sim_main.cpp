@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
   unsigned long long cycle = 0;
   int exit_code = 0;
   // --profile: cycles per controller word address (trap_pc_o is the pc of
-  // the instruction in progress at every cycle, not only at a trap).
+  // the instruction in progress at every cycle, the trapping one at a trap).
   std::vector<uint64_t> profile(opt.profile ? SIM_FW_WORDS : 0);
   auto t0 = std::chrono::steady_clock::now();
 
