@@ -47,6 +47,8 @@ bench-link: simty-sim simty-sim-4x4-uart $(LINK_BENCH)
 #   make bench BENCH_SIZE=large   the same with the report's inputs
 #   make bench-report             docs/bench.md and docs/bench/*.png from
 #                                 the large run (needs python3-matplotlib)
+#   make scaling-plot             docs/bench/scaling.png from the scaling
+#                                 table of docs/performance.md (matplotlib)
 #   make test-bench-check         (a test suite) every kernel, small inputs,
 #                                 model 4x4, every policy: CPU checks pass;
 #                                 then under the race checker: no race
@@ -134,6 +136,19 @@ bench-report:
 	@rc=0; $(MAKE) --no-print-directory bench BENCH_SIZE=large || rc=$$?; \
 	$(BENCH_PYTHON) bench/report.py --results $(BUILD)/bench/large/results.json \
 	  --out docs/bench.md --plots docs/bench && exit $$rc
+
+# docs/bench/scaling.png: the ECP5 SoC rows of docs/performance.md's scaling table.
+.PHONY: scaling-plot
+scaling-plot:
+	@$(BENCH_PYTHON) -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --bench-report
+	$(BENCH_PYTHON) scripts/scaling_plot.py --out docs/bench/scaling.png
+
+# Its parser (scripts/test_scaling_plot.py), and the table as it is now parses.
+TEST_SUITES += scaling-plot
+.PHONY: test-scaling-plot
+test-scaling-plot:
+	python3 scripts/test_scaling_plot.py
+	python3 scripts/scaling_plot.py --check
 
 TEST_SUITES += bench-check
 .PHONY: test-bench-check
