@@ -147,7 +147,7 @@ module simty_core #(
   wire [WARPS-1:0]      fetch_elig, fetch_live;
   wire                  fe_busy;
   wire [WARP_BITS-1:0]  fe_warp;
-  wire [WARPS-1:0]      ib_valid, ib_full;
+  wire [WARPS-1:0]      ib_valid, ib_full_next;
 
   simty_fetch_steer #(.WARPS(WARPS), .WARP_BITS(WARP_BITS), .EPOCH_BITS(EPOCH_BITS),
                       .PCW(PCW)) u_steer (
@@ -270,7 +270,7 @@ module simty_core #(
     .issue_warp_i (issue_warp),
     .rd_warp_i    (rr1_warp),
     .valid_o      (ib_valid),
-    .full_o       (ib_full),
+    .full_next_o  (ib_full_next),
     .rs1_o        (ib_rs1),
     .rs2_o        (ib_rs2),
     .rd_o         (ib_rd),
@@ -812,7 +812,7 @@ module simty_core #(
     .disp_bubble_i (disp_bubble),
     .fe_busy_i     (fe_busy),
     .fe_warp_i     (fe_warp),
-    .ib_full_i     (ib_full),
+    .ib_full_next_i (ib_full_next),
     .rr1_valid_i   (rr1_valid),
     .rr1_warp_i    (rr1_warp),
     .rr2_valid_i   (rr2_valid),

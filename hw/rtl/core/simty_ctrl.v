@@ -28,7 +28,7 @@ module simty_ctrl #(
   // Where each warp's instructions are
   input  wire                  fe_busy_i,
   input  wire [WARP_BITS-1:0]  fe_warp_i,
-  input  wire [WARPS-1:0]      ib_full_i,
+  input  wire [WARPS-1:0]      ib_full_next_i,
   input  wire                  rr1_valid_i,
   input  wire [WARP_BITS-1:0]  rr1_warp_i,
   input  wire                  rr2_valid_i,
@@ -89,8 +89,15 @@ module simty_ctrl #(
                               `SIMTY_AT(ga_any_i, ga_warp_i) | `SIMTY_AT(wb_any_i, wb_warp_i) |
                               `SIMTY_AT(fe_busy_i, fe_warp_i);
   assign fetch_live_o = busy_q & ~ended_q & {WARPS{!fault_i && !halt_i}};
-  assign fetch_elig_o = fetch_live_o & ~ib_full_i & ~`SIMTY_AT(fe_busy_i, fe_warp_i);
   wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go_i, disp_warp_i);
+  // Fetch steering picks a cycle ahead: the warps that may fetch in the
+  // next cycle, as far as this cycle knows. A warp dispatched now is live
+  // then with an empty buffer; one that ends, faults or halts is dropped
+  // by steering's check of fetch_live_o; a slot freed by this cycle's
+  // issue counts a cycle later; steering leaves out the warp it fetches
+  // now (in stage 2 next cycle).
+  assign fetch_elig_o = (fetch_live_o | (disp_at & {WARPS{!fault_i && !halt_i}})) &
+                        ~ib_full_next_i;
   assign ib_flush_o = `SIMTY_AT(redir_q_i, redir_warp_i) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
   // last path does and stops being busy once it has drained.

@@ -6,6 +6,13 @@
 // The membership stage redirects a warp when its hot path goes elsewhere;
 // the redirect (registered) is fetched in the cycle it arrives, ahead of
 // the round robin, with the new pc and epoch it writes here.
+//
+// The round robin picks a cycle ahead (pick_q), so the instruction
+// memory's address comes from registers through two multiplexers (the
+// warp's pc, then the redirect's). The pick is among the warps that may
+// fetch in the next cycle as far as this one knows (elig_i), less the
+// warp fetched now; in its cycle it only checks that its warp is still
+// live (live_i).
 `default_nettype none
 
 module simty_fetch_steer #(
@@ -16,7 +23,7 @@ module simty_fetch_steer #(
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
-  input  wire [WARPS-1:0]      elig_i,        // may fetch this cycle
+  input  wire [WARPS-1:0]      elig_i,        // may fetch next cycle
   input  wire [WARPS-1:0]      live_i,        // may fetch (buffer aside)
   // Redirect from membership, registered (a busy warp), and dispatch (an
   // idle warp): never in the same cycle (the core holds dispatch back).
@@ -38,25 +45,32 @@ module simty_fetch_steer #(
   output wire [WARPS*EPOCH_BITS-1:0] epoch_o  // current fetch epoch per warp
 );
 
-  reg [PCW-1:0]           spc_q   [0:WARPS-1];
+`include "simty_warp_onehot.vh"
+
+  reg [PCW-1:0]        spc_q   [0:WARPS-1];
   reg [EPOCH_BITS-1:0] epoch_q [0:WARPS-1];
   reg [WARP_BITS-1:0]  last_q;
+  reg                  pick_valid_q;
+  reg [WARP_BITS-1:0]  pick_q;
 
-  // Round robin: the first eligible warp after the last one picked.
+  // A redirect takes the slot: its warp is fetched at its new pc now (its
+  // buffer is flushed and any fetch of it in stage 2 killed in this same
+  // cycle), with the epoch it gets at the end of the cycle. Otherwise the
+  // warp picked last cycle, if still live.
+  assign fs_valid_o = redir_valid_i ? live_i[redir_warp_i] : pick_valid_q && live_i[pick_q];
+  assign fs_warp_o  = redir_valid_i ? redir_warp_i : pick_q;
+  assign fs_pc_o    = redir_valid_i ? redir_pc_i : spc_q[pick_q];
+  assign fs_epoch_o = redir_valid_i ? epoch_q[redir_warp_i] + 1'b1 : epoch_q[pick_q];
+
+  // Next cycle's pick: the first eligible warp after the last one fetched,
+  // the one fetched now left out (it is in stage 2 then).
+  wire [WARP_BITS-1:0] last_d = fs_valid_o ? fs_warp_o : last_q;
+  wire [WARPS-1:0]     fs_at  = `SIMTY_AT(fs_valid_o, fs_warp_o);
   wire                 rr_valid;
   wire [WARP_BITS-1:0] rr_warp;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (elig_i), .last_i (last_q), .valid_o (rr_valid), .pick_o (rr_warp)
+    .req_i (elig_i & ~fs_at), .last_i (last_d), .valid_o (rr_valid), .pick_o (rr_warp)
   );
-  // A redirect takes the slot: its warp is fetched at its new pc now (its
-  // buffer is flushed and any fetch of it in stage 2 killed in this same
-  // cycle), with the epoch it gets at the end of the cycle. The selects
-  // are the registered redirect's valid bit: one 2:1 multiplexer after
-  // the round robin's pc read on the way to the memory address.
-  assign fs_valid_o = redir_valid_i ? live_i[redir_warp_i] : rr_valid;
-  assign fs_warp_o  = redir_valid_i ? redir_warp_i : rr_warp;
-  assign fs_pc_o    = redir_valid_i ? redir_pc_i : spc_q[rr_warp];
-  assign fs_epoch_o = redir_valid_i ? epoch_q[redir_warp_i] + 1'b1 : epoch_q[rr_warp];
 
   wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;
 
@@ -82,8 +96,14 @@ module simty_fetch_steer #(
   endgenerate
 
   always @(posedge clk_i) begin
-    if (rst_i) last_q <= {WARP_BITS{1'b0}};
-    else if (fs_valid_o) last_q <= fs_warp_o;
+    if (rst_i) begin
+      last_q       <= {WARP_BITS{1'b0}};
+      pick_valid_q <= 1'b0;
+    end else begin
+      last_q       <= last_d;
+      pick_valid_q <= rr_valid;
+    end
+    pick_q <= rr_warp;
   end
 
 endmodule

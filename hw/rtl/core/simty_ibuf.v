@@ -14,7 +14,7 @@
 //
 // With two entries a warp's next fetch runs while its buffered
 // instruction waits to issue: fetch steering needs only a free slot
-// (full_o low), so one warp can issue every second cycle (the
+// (full_next_o low), so one warp can issue every second cycle (the
 // scheduler's limit) instead of every third (steer, fetch, issue, then
 // steer again once the entry has left).
 `default_nettype none
@@ -52,7 +52,9 @@ module simty_ibuf #(
   input  wire [WARP_BITS-1:0]  rd_warp_i,   // the warp issued last cycle
   // Per-warp view for the scheduler (the head entry) and fetch steering
   output wire [WARPS-1:0]      valid_o,
-  output wire [WARPS-1:0]      full_o,      // no free slot: do not fetch
+  // No free slot next cycle unless this cycle's issue frees one: fetch
+  // steering picks a cycle ahead, before the issue is known
+  output wire [WARPS-1:0]      full_next_o,
   output wire [WARPS*5-1:0]    rs1_o,
   output wire [WARPS*5-1:0]    rs2_o,
   output wire [WARPS*5-1:0]    rd_o,
@@ -90,6 +92,8 @@ module simty_ibuf #(
       // after this cycle's issue, before its fill
       wire v0n   = iss ? v1_q[w] : v0_q[w];
       wire to0   = fill && !v0n;
+      assign full_next_o[w] = !flush_i[w] &&
+                              ((DEPTH > 1) ? (v1_q[w] || (fill && v0_q[w])) : (v0_q[w] || fill));
       always @(posedge clk_i) begin
         if (rst_i || flush_i[w]) begin
           v0_q[w] <= 1'b0;
@@ -118,7 +122,7 @@ module simty_ibuf #(
   endgenerate
 
   assign valid_o = v0_q;
-  assign full_o  = (DEPTH > 1) ? v1_q : v0_q;
+  wire [WARPS-1:0] full = (DEPTH > 1) ? v1_q : v0_q;   // no free slot
 
 `ifndef SYNTHESIS
   // Simulation only: fetch steering never fills a full buffer (not even
@@ -128,7 +132,7 @@ module simty_ibuf #(
   always @(posedge clk_i)
     for (k = 0; k < WARPS; k = k + 1)
       if (!rst_i && we_i && wwarp_i == k[WARP_BITS-1:0] && !flush_i[k] &&
-          full_o[k]) begin
+          full[k]) begin
         $display("simty_ibuf: fill of warp %0d with its buffer full", k);
         $finish;
       end
