@@ -3,8 +3,9 @@
 #
 #   make bitstream BOARD=hx8k|icebreaker|ulx3s [WARPS=W LANES=L] [BAUD=N]
 #        [BOARD_MHZ=F (ULX3S)] [BOARD_ALLOW_TIMING_FAIL=1] [BOARD_VCLASS=0]
+#        [BOARD_SYNTH_OPTS=... BOARD_PNR_OPTS=...]
 #        firmware for the board's FW RAM, Yosys, nextpnr, icepack/ecppack:
-#        build/boards/BOARD_WxL_Fmhz_BAUDbaud[_novclass]/simty_board_BOARD.bin (iCE40)
+#        build/boards/BOARD_WxL_Fmhz_BAUDbaud[_novclass][_optsHASH]/simty_board_BOARD.bin (iCE40)
 #        or .bit (ECP5), with synth/pnr logs and summary.json (resources,
 #        fit, Fmax). Fails (exit 2, no bitstream) when Fmax misses the
 #        clock, unless BOARD_ALLOW_TIMING_FAIL=1 (then it says so).
@@ -106,9 +107,16 @@ BOARD_SEED ?= 1
 # BOARD_VCLASS=0: the core without its value classifier (the uniform and
 # affine vector counters read 0; docs/architecture.md, counters).
 BOARD_VCLASS ?= 1
-# The folder names what changes the result: size, clock, link rate, and
-# the classifier when it is left out.
-BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)_$($(BOARD)_MHZ)mhz_$(BOARD_BAUD)baud$(if $(filter 0,$(BOARD_VCLASS)),_novclass)
+# Tool options beyond the flow's own, for experiments: BOARD_SYNTH_OPTS
+# (synth_ice40 / synth_ecp5, e.g. -abc9), BOARD_PNR_OPTS (nextpnr, e.g.
+# "--router router2").
+BOARD_SYNTH_OPTS ?=
+BOARD_PNR_OPTS ?=
+# The folder names what changes the result: size, clock, link rate, the
+# classifier when it is left out, and the tool options when any are given
+# (the first 8 hex digits of their SHA-1).
+BOARD_OPTS_TAG = $(if $(strip $(BOARD_SYNTH_OPTS)$(BOARD_PNR_OPTS)),_opts$(shell printf '%s|%s' '$(strip $(BOARD_SYNTH_OPTS))' '$(strip $(BOARD_PNR_OPTS))' | sha1sum | cut -c1-8))
+BOARD_CFG_OUT = $(BOARDS_OUT)/$(BOARD)_$(BOARD_W)x$(BOARD_L)_$($(BOARD)_MHZ)mhz_$(BOARD_BAUD)baud$(if $(filter 0,$(BOARD_VCLASS)),_novclass)$(BOARD_OPTS_TAG)
 BOARD_FW_OUT ?= $(BOARD_CFG_OUT)/fw
 BOARD_FW_HEX = $(BOARD_FW_OUT)/firmware/firmware.hex
 BOARD_EXT = $(if $(filter ecp5,$($(BOARD)_FAMILY)),bit,bin)
@@ -150,6 +158,7 @@ bitstream: board-firmware $(ARCH_VH)
 	  --constraints $($(BOARD)_CONSTRAINTS) --freq $($(BOARD)_MHZ) --seed $(BOARD_SEED) \
 	  --build $(BUILD) --pack --label $(notdir $(BOARD_CFG_OUT)) $(if $(BOARD_FORCE),,--reuse) \
 	  --require-timing $(if $(filter-out 0,$(BOARD_ALLOW_TIMING_FAIL)),--allow-timing-fail) \
+	  $(foreach o,$(BOARD_SYNTH_OPTS),--synth-opt=$(o)) $(foreach o,$(BOARD_PNR_OPTS),--pnr-opt=$(o)) \
 	  --inc hw/rtl/soc --inc hw/rtl/core --inc $(BUILD)/gen \
 	  --param WARPS=$(BOARD_W) --param LANES=$(BOARD_L) \
 	  --param FW_SIZE=$(BOARD_FW_SIZE) --param CODE_SIZE=$(BOARD_CODE_SIZE) \

@@ -236,7 +236,8 @@ class ToolPaths:
 def inputs_digest(a):
     """Everything the results depend on: options and file contents."""
     h = hashlib.sha1()
-    h.update(json.dumps([a.family, a.device, a.top, a.params, a.inc, a.synth_opts, a.freq,
+    h.update(json.dumps([a.family, a.device, a.top, a.params, a.inc, a.synth_opts,
+                         a.pnr_opts, a.freq,
                          a.seed, a.constraints, a.synth_only, a.require_timing,
                          a.files]).encode())
     files = list(a.files) + ([a.constraints] if a.constraints else [])
@@ -366,6 +367,7 @@ def pnr(a, ecp5_env):
             "--seed", str(a.seed)]
     if a.threads:
         cmd += ["--threads", str(a.threads)]
+    cmd += a.pnr_opts
     rc, secs = run(cmd, os.path.join(out, "pnr.log"), tp.environ())
     util, fmax, clocks, crit, errors = parse_pnr(
         a.family, open(os.path.join(out, "pnr.log")).read(), rep)
@@ -470,7 +472,10 @@ def main():
     p.add_argument("--constraints", help=".pcf / .lpf (none: nextpnr places the IOs)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--inc", action="append", default=[], metavar="DIR")
-    p.add_argument("--synth-opt", dest="synth_opts", action="append", default=[])
+    p.add_argument("--synth-opt", dest="synth_opts", action="append", default=[],
+                   help="one more option of synth_ice40 / synth_ecp5 (e.g. --synth-opt=-abc9)")
+    p.add_argument("--pnr-opt", dest="pnr_opts", action="append", default=[],
+                   help="one more nextpnr argument (e.g. --pnr-opt=--router --pnr-opt=router2)")
     p.add_argument("--freq", type=float, default=12.0, help="target clock, MHz")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=0)

@@ -249,6 +249,18 @@ class Folders(unittest.TestCase):
                          "boards/ulx3s_16x8_50mhz_115200baud")
         self.assertEqual(self.board_dir("BOARD=hx8k"), "boards/hx8k_1x4_12mhz_1500000baud")
 
+    def test_tool_options(self):
+        # Tool options change the result: a folder of their own, the same
+        # for the same options, another for others.
+        base = "boards/ulx3s_8x8_25mhz_3000000baud"
+        a = self.board_dir("BOARD=ulx3s", "BOARD_SYNTH_OPTS=-abc9")
+        b = self.board_dir("BOARD=ulx3s", "BOARD_SYNTH_OPTS=-abc9")
+        c = self.board_dir("BOARD=ulx3s", "BOARD_PNR_OPTS=--router router2")
+        self.assertRegex(a, "^" + base + "_opts[0-9a-f]{8}$")
+        self.assertEqual(a, b)
+        self.assertNotEqual(a, c)
+        self.assertRegex(c, "^" + base + "_opts[0-9a-f]{8}$")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
