@@ -530,6 +530,7 @@ module simty_link_engine #(
   reg [24:0] c_len_reg_q;
   reg [31:0] c_src_q, c_dst_q;
   reg [24:0] c_left_q;
+  reg        c_nz_q;          // c_left_q != 0, kept as a flop of its own
   reg [1:0]  c_sreg_q, c_dreg_q;
   // Pipeline: issue (read) -> R (the read data arrives, rotated into a
   // register) -> W (written from that register). W has one spare entry
@@ -546,7 +547,8 @@ module simty_link_engine #(
   reg [31:0] w_data_q, s_data_q;
   reg [3:0]  w_be_q, s_be_q;
 
-  wire copy_busy = (c_left_q != 25'd0) | pend_q | wv_q;
+  // From flops through one LUT: the SoC's grant and memory selects use it.
+  wire copy_busy = c_nz_q | pend_q | wv_q;
   assign copy_busy_o = copy_busy;
 
   // The step at the current addresses.
@@ -580,7 +582,7 @@ module simty_link_engine #(
   wire w_do = wv_q & dst_free;
   // Entries in W/S after this cycle, before the step issued now lands.
   wire [1:0] n_after = {1'b0, wv_q} + {1'b0, sv_q} - {1'b0, w_do} + {1'b0, r_ok};
-  wire issue = (c_left_q != 25'd0) & ~retry & src_free & (n_after <= 2'd1);
+  wire issue = c_nz_q & ~retry & src_free & (n_after <= 2'd1);
   wire rd_go = issue | retry;
   wire [31:2] rd_addr = retry ? pend_raddr_q : c_src_q[31:2];
 
@@ -628,6 +630,7 @@ module simty_link_engine #(
     end
     if (rst_i) begin
       c_left_q <= 25'd0;
+      c_nz_q <= 1'b0;
       pend_q <= 1'b0;
       lost_q <= 1'b0;
       wv_q <= 1'b0;
@@ -642,11 +645,13 @@ module simty_link_engine #(
         c_src_q <= c_src_q + {29'd0, n};
         c_dst_q <= c_dst_q + {29'd0, n};
         c_left_q <= c_left_q - {22'd0, n};
+        c_nz_q <= c_left_q != {22'd0, n};     // n <= c_left_q
       end
       if (go_wr & ~copy_busy) begin
         c_src_q <= c_src_reg_q;
         c_dst_q <= c_dst_reg_q;
         c_left_q <= c_len_reg_q;
+        c_nz_q <= c_len_reg_q != 25'd0;
         c_sreg_q <= region(c_src_reg_q);
         c_dreg_q <= region(c_dst_reg_q);
       end
