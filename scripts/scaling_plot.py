@@ -10,7 +10,8 @@ design, WxL, LUT4 (yosys), FF (yosys), BRAM, DSP (MULT18X18D) and Fmax MHz
 appears in several tables, the last one in the file wins) and draws, per
 configuration ordered by threads then warps: LUT4 and FF against the
 device's LUT sites (left), block RAMs, DSPs and Fmax (right). A row whose
-Fmax cell is not a number is shown as "not routed".
+Fmax cell is not a number is shown by the cell's first words (up to a
+colon or parenthesis: "not routed", "not placed").
 
 usage: scaling_plot.py [--doc docs/performance.md] [--device ECP5-85F]
                        [--out docs/bench/scaling.png] [--check]
@@ -102,6 +103,7 @@ def parse(text, device="ECP5-85F"):
                 r[key] = number(cell[col], n, col)
             fmax = cell["Fmax MHz"].strip("*")
             r["fmax"] = float(fmax) if re.fullmatch(r"\d+(\.\d+)?", fmax) else None
+            r["status"] = re.split(r"[:(]", cell["Fmax MHz"])[0].strip() or "-"
             sites = re.search(r"/\s*([\d,]+)", cell.get(SITES, ""))
             r["lut_sites"] = number(sites.group(1), n, SITES) if sites else None
             rows[r["wxl"]] = r  # a later table's row replaces an earlier one
@@ -128,7 +130,7 @@ def check(rows, cap, device):
     print(fmt % ("WxL", "threads", "LUT4", "FF", "BRAM", "DSP", "Fmax", "doc line"))
     for r in rows:
         print(fmt % (r["wxl"], r["warps"] * r["lanes"], r["lut4"], r["ff"], r["bram"], r["dsp"],
-                     "%.2f" % r["fmax"] if r["fmax"] is not None else "not routed", r["line"]))
+                     "%.2f" % r["fmax"] if r["fmax"] is not None else r["status"], r["line"]))
 
 
 def draw(rows, cap, device, path):
@@ -178,7 +180,7 @@ def draw(rows, cap, device, path):
                      ha="center", fontsize=8, color="tab:red")
     for v, r in zip(x, rows):
         if r["fmax"] is None:
-            mhz.text(v, top * 0.8, "not routed", ha="center", va="center", fontsize=8,
+            mhz.text(v, top * 0.8, r["status"], ha="center", va="center", fontsize=8,
                      color="tab:red", bbox={"fc": "white", "ec": "tab:red"})
     mhz.set_ylim(0, top)
     mhz.set_ylabel("Fmax (MHz)", color="tab:red")
@@ -194,7 +196,7 @@ def draw(rows, cap, device, path):
         ax.set_xlabel("WxL (threads)")
         ax.set_xlim(-0.6, len(rows) - 0.4)
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle("%s SoC by configuration (place and route; data: docs/performance.md, "
+    fig.suptitle("%s SoC by configuration (Yosys, nextpnr; data: docs/performance.md, "
                  "scaling table)" % device)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)

@@ -66,8 +66,16 @@ class ParseTest(unittest.TestCase):
         # 16x8: a text Fmax
         self.assertIsNone(r16["fmax"])
         self.assertTrue(r16["fmax_text"].startswith("not routed"))
+        self.assertEqual(r16["status"], "not routed")
         self.assertEqual((r16["warps"], r16["lanes"]), (16, 8))
         self.assertEqual(scaling_plot.capacity(rows, "ECP5-85F")["lut"], 83640)
+
+    def test_status(self):
+        # a text Fmax is shown by its first words
+        doc = DOC.replace("not routed: 24.76 estimated", "not placed (synthesis only)")
+        r16 = scaling_plot.parse(doc)[2]
+        self.assertIsNone(r16["fmax"])
+        self.assertEqual(r16["status"], "not placed")
 
     def test_device(self):
         rows = scaling_plot.parse(DOC, "iCE40-HX8K")

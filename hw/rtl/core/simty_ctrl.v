@@ -88,7 +88,8 @@ module simty_ctrl #(
                               `SIMTY_AT(ex_valid_i, ex_warp_i) | `SIMTY_AT(mb_valid_i, mb_warp_i) |
                               `SIMTY_AT(ga_any_i, ga_warp_i) | `SIMTY_AT(wb_any_i, wb_warp_i) |
                               `SIMTY_AT(fe_busy_i, fe_warp_i);
-  assign fetch_live_o = busy_q & ~ended_q & {WARPS{!fault_i && !halt_i}};
+  wire [WARPS-1:0] run = {WARPS{!fault_i && !halt_i}};
+  assign fetch_live_o = busy_q & ~ended_q & run;
   wire [WARPS-1:0] disp_at = `SIMTY_AT(disp_go_i, disp_warp_i);
   // Fetch steering picks a cycle ahead: the warps that may fetch in the
   // next cycle, as far as this cycle knows. A warp dispatched now is live
@@ -96,8 +97,7 @@ module simty_ctrl #(
   // by steering's check of fetch_live_o; a slot freed by this cycle's
   // issue counts a cycle later; steering leaves out the warp it fetches
   // now (in stage 2 next cycle).
-  assign fetch_elig_o = (fetch_live_o | (disp_at & {WARPS{!fault_i && !halt_i}})) &
-                        ~ib_full_next_i;
+  assign fetch_elig_o = ((busy_q & ~ended_q) | disp_at) & run & ~ib_full_next_i;
   assign ib_flush_o = `SIMTY_AT(redir_q_i, redir_warp_i) | disp_at;
   // A dispatch (re)starts its warp; otherwise the warp ends when its
   // last path does and stops being busy once it has drained.

@@ -122,9 +122,8 @@ module simty_ibuf #(
   endgenerate
 
   assign valid_o = v0_q;
-  wire [WARPS-1:0] full = (DEPTH > 1) ? v1_q : v0_q;   // no free slot
-
 `ifndef SYNTHESIS
+  wire [WARPS-1:0] full = (DEPTH > 1) ? v1_q : v0_q;   // no free slot
   // Simulation only: fetch steering never fills a full buffer (not even
   // in the cycle its head issues: the fill would overwrite the issued
   // entry's RAM word before RR1 reads it).
