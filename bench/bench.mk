@@ -20,7 +20,7 @@ bench-model: $(BENCH_MODEL) $(BENCH_COMPUTE_ELF)
 # in board cycles and ms at the board's clock): docs/performance.md.
 .PHONY: bench-board-time
 bench-board-time: simty-sim examples
-	python3 bench/board_time.py --bin-dir $(EXAMPLE_BIN_DIR) --clock-hz $(SIM_BOARD_CLK_HZ)
+	python3 bench/board_time.py --bin-dir $(EXAMPLE_BIN_DIR)
 
 # Link throughput on the simulated board at its default rate, with the
 # UART PHY and the FTDI bridge's USB timing, 1 MiB each way through the

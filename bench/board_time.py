@@ -9,8 +9,12 @@ firmware, host round trips).
 
 usage: board_time.py --bin-dir BUILD/examples [--device sim] [--clock-hz HZ]
                      [NAME ...]
+
+The clock is the device's own (`simty --json info`, the simty next to
+the examples: BUILD/bin/simty) unless --clock-hz says otherwise.
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -43,14 +47,30 @@ def run(path, device):
     }
 
 
+def device_clock_hz(bin_dir, device):
+    simty = os.path.join(os.path.dirname(os.path.abspath(bin_dir)), "bin", "simty")
+    p = subprocess.run([simty, "--device", device, "--json", "info"], capture_output=True,
+                       text=True, timeout=600)
+    if p.returncode != 0:
+        raise SystemExit("%s --device %s --json info failed (exit %d): %s"
+                         % (simty, device, p.returncode, p.stderr.strip()))
+    hz = json.loads(p.stdout).get("clock_hz", 0)
+    if not hz:
+        raise SystemExit("%s reports no clock: give --clock-hz" % device)
+    return hz
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin-dir", required=True)
     ap.add_argument("--device", default="sim")
-    ap.add_argument("--clock-hz", type=int, default=25000000)
+    ap.add_argument("--clock-hz", type=int, help="default: the device's, from its INFO")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
+    if not a.clock_hz:
+        a.clock_hz = device_clock_hz(a.bin_dir, a.device)
+    print("%s at %g MHz" % (a.device, a.clock_hz / 1e6))
     names = a.names or EXAMPLES
     print("| example | launches | board cycles | board ms | launch windows | "
           "link and firmware | host -> board bytes | board -> host bytes | IPC on the board |")

@@ -62,6 +62,7 @@ def check(name, ok, detail=""):
 
 CONFIG = ["--warps", "4", "--lanes", "4"]
 XBAR = ["full"]   # the board's crossbar kind (--xbar)
+LINK = {"clock_hz": 25000000, "baud": 3000000}   # the board's (--clock-hz, --baud)
 
 
 def start_sim(sim, extra=()):
@@ -182,8 +183,9 @@ def test_info(b):
     check("INFO: CODE and DATA from the memory map",
           (i["code_base"], i["code_size"], i["data_base"], i["data_size"]) ==
           (SIMTY_CODE_BASE, 0x10000, SIMTY_DATA_BASE, 0x100000), i)
-    check("INFO: the ULX3S's 25 MHz clock and 3 Mbaud link, payload 256..4096",
-          i["clock_hz"] == 25000000 and i.get("baud") == 3000000 and
+    check("INFO: the board's %g MHz clock and %g Mbaud link, payload 256..4096"
+          % (LINK["clock_hz"] / 1e6, LINK["baud"] / 1e6),
+          i["clock_hz"] == LINK["clock_hz"] and i.get("baud") == LINK["baud"] and
           256 <= i["max_payload"] <= 4096, i)
 
 
@@ -817,6 +819,10 @@ def main():
                     help="the board with the real UART PHY (bytes cross as bits)")
     ap.add_argument("--xbar", default="full", choices=("full", "rotate"),
                     help="the board's crossbar kind (simty-sim --xbar)")
+    ap.add_argument("--clock-hz", type=int, default=LINK["clock_hz"],
+                    help="the clock the board was built for (INFO must report it)")
+    ap.add_argument("--baud", type=int, default=LINK["baud"],
+                    help="the link rate the board was built for")
     ap.add_argument("--only", help="comma-separated session tests to run (e.g. "
                     "test_engine_frames,test_window), and nothing else")
     a = ap.parse_args()
@@ -824,6 +830,7 @@ def main():
     CONFIG[:] = ["--warps", w, "--lanes", l] + (["--uart-phy"] if a.uart_phy else []) + \
         (["--xbar", a.xbar] if a.xbar != "full" else [])
     XBAR[0] = a.xbar
+    LINK.update(clock_hz=a.clock_hz, baud=a.baud)
 
     if not a.uart_phy and not a.only:
         test_cli(a.sim)

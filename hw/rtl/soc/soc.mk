@@ -209,9 +209,10 @@ test-soc: soc-lint soc-cpu-test soc-uart-test soc-mmio-test soc-seq-test soc-ram
 #   make simty-sim-4x4-uart   the 4x4 board with the real UART PHY (--uart-phy)
 SIM_BOARD_DIR := hw/sim/board
 SIM_BOARD_OUT := $(BUILD)/sim
-# The ULX3S's clock and link rate (docs/boards.md): what users without a
-# board see is what the flagship board does.
-SIM_BOARD_CLK_HZ ?= 25000000
+# The ULX3S's clock (boards.mk's ULX3S_MHZ, its default bitstream's) and
+# link rate (docs/boards.md): what users without a board see is what the
+# flagship board does.
+SIM_BOARD_CLK_HZ ?= $(ULX3S_MHZ)000000
 SIM_BOARD_BAUD ?= 3000000
 # The firmware's populated RAM (firmware.mk's FW_RAM_SIZE, read when a
 # recipe runs: that fragment is included after this one).
@@ -258,7 +259,18 @@ sim_board_verilate = tmp=$(abspath $(2)).tmp$$$$ && rm -rf $$tmp.obj && \
   -o $$tmp > $$tmp.log 2>&1 || { cat $$tmp.log; rm -rf $$tmp.obj $$tmp.log; exit 1; }; \
   mv -f $$tmp $(2) && rm -rf $$tmp.obj $$tmp.log
 
-SIM_BOARD_DEPS = $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SOC_RTL_INCS) $(SIM_BOARD_CORE_SRCS) \
+# What the boards are built for beyond their sources: a change of clock,
+# link rate or firmware size rebuilds them (the stamp is rewritten only
+# when its contents change).
+SIM_BOARD_STAMP := $(SIM_BOARD_OUT)/board_config.stamp
+SIM_BOARD_CONFIG = CLK_HZ=$(SIM_BOARD_CLK_HZ) BAUD=$(SIM_BOARD_BAUD) FW_SIZE=$(SIM_BOARD_FW_SIZE)
+$(SIM_BOARD_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(SIM_BOARD_CONFIG)' | cmp -s - $@ || echo '$(SIM_BOARD_CONFIG)' > $@
+.PHONY: FORCE
+FORCE:
+
+SIM_BOARD_DEPS = $(SIM_BOARD_STAMP) $(SIM_BOARD_DIR)/simty_sim_top.v $(SIM_BOARD_DIR)/simty_sim_uart_top.v $(SOC_RTL_SRCS) $(SOC_RTL_INCS) $(SIM_BOARD_CORE_SRCS) \
   $(if $(RTL_CORE_INCS),$(RTL_CORE_INCS),$(wildcard hw/rtl/core/*.vh)) \
   $(ARCH_VH) $(SIM_BOARD_C_OBJS) $(SIM_BOARD_DIR)/simty_sim_main.cpp \
   $(SIM_BOARD_DIR)/simty_sim_link.h $(SIM_BOARD_DIR)/simty_sim_opts.h $(SIM_BOARD_DIR)/simty_sim_usb.h
@@ -327,12 +339,13 @@ $(BOARD_TEST_OUT)/%.elf: $(BOARD_TEST_DIR)/kernels/%.S $(KERNEL_RUNTIME) | $(BOA
 # (the SoC as the FPGA boards build it, bytes as bits at the baud rate, RTS
 # flow control), and a 1x1 board (one lane: one DATA bank).
 .PHONY: test-board-e2e
+BOARD_E2E_CLOCK = --clock-hz $(SIM_BOARD_CLK_HZ) --baud $(SIM_BOARD_BAUD)
 test-board-e2e: simty-sim simty-sim-4x4-vcd simty-sim-4x4-uart simty-sim-1x1 $(BOARD_KERNELS)
-	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) $(BOARD_E2E_CLOCK) \
 	  --kernels $(BOARD_TEST_OUT) --vcd
-	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) $(BOARD_E2E_CLOCK) \
 	  --kernels $(BOARD_TEST_OUT) --uart-phy
-	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) \
+	python3 $(BOARD_TEST_DIR)/test_board_e2e.py --sim $(SIMTY_SIM) $(BOARD_E2E_CLOCK) \
 	  --kernels $(BOARD_TEST_OUT) --config 1x1
 
 TEST_SUITES += board-e2e
