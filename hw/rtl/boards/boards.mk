@@ -76,9 +76,9 @@ ulx3s_FAMILY := ecp5
 ulx3s_DEVICE := --85k --package CABGA381
 # BOARD_MHZ: any frequency the EHXPLLL makes from the 25 MHz oscillator
 # (the flow computes its settings and passes CLK_HZ, the frequency achieved).
-# ULX3S_MHZ, the default, is the highest clock that has met timing in the
-# flow (docs/boards.md), one the PLL makes exactly: the simulated board
-# runs at it too (soc.mk's SIM_BOARD_CLK_HZ).
+# ULX3S_MHZ, the default, is a clock the flow has met timing at
+# (docs/boards.md) and the PLL makes exactly: the simulated board runs at
+# it too (soc.mk's SIM_BOARD_CLK_HZ).
 ULX3S_MHZ := 40
 ulx3s_MHZ = $(if $(BOARD_MHZ),$(BOARD_MHZ),$(ULX3S_MHZ))
 ulx3s_PARAMS = --pll-in 25
