@@ -28,9 +28,12 @@
 // TX: a queue of (slot, L). For its head: the CRC of slot[0..L) (one
 // byte every 2 cycles), stored little-endian at slot[L..L+4), then 0x00,
 // COBS(slot[0..L+4)), 0x00 into the UART TX FIFO. The encoder scans each
-// run to find its length, then reads the run again to send it (2 cycles
-// a byte each, plus the waits for a full UART FIFO). The entry leaves the
-// queue when its closing zero is in the UART FIFO.
+// run to find its length, then reads the run again to send it (3 cycles
+// a byte each, plus the waits for a full UART FIFO; the wire takes over
+// 100). Every byte read from the buffer is registered (byte_q) before
+// the CRC, the scan's test or the FIFO sees it: the block RAM's output
+// then ends in one flip-flop, not in the frame-end flag. The entry leaves
+// the queue when its closing zero is in the UART FIFO.
 //
 // COPY: one step a cycle; a step reads the source word and writes up to
 // 4 bytes (those in both the source and destination words), rotated into
@@ -345,10 +348,11 @@ module simty_link_engine #(
     tnext = ({{(32 - TSW){1'b0}}, s} == TX_SLOTS - 1) ? {TSW{1'b0}} : s + 1'b1;
   endfunction
 
-  localparam [3:0] T_IDLE = 4'd0, T_CRC_RD = 4'd1, T_CRC_USE = 4'd2, T_CRC_WR = 4'd3,
-                   T_LEAD = 4'd4, T_SCAN_RD = 4'd5, T_SCAN_USE = 4'd6, T_CODE = 4'd7,
-                   T_DATA_RD = 4'd8, T_DATA_USE = 4'd9, T_DATA_PUSH = 4'd10,
-                   T_TAIL = 4'd11;
+  // A *_RD state reads a byte; its *_LAT state registers it in byte_q.
+  localparam [3:0] T_IDLE = 4'd0, T_CRC_RD = 4'd1, T_CRC_LAT = 4'd2, T_CRC_WR = 4'd3,
+                   T_LEAD = 4'd4, T_SCAN_RD = 4'd5, T_SCAN_LAT = 4'd6, T_CODE = 4'd7,
+                   T_DATA_RD = 4'd8, T_DATA_LAT = 4'd9, T_DATA_PUSH = 4'd10,
+                   T_TAIL = 4'd11, T_SCAN_TEST = 4'd12;
   reg [3:0]  tstate_q;
   reg [3:0]  tslot_q;     // TX slot being sent
   reg [12:0] tlen_q;      // L
@@ -359,13 +363,14 @@ module simty_link_engine #(
   reg        fullrun_q;   // the current run is 254 bytes (no zero follows)
   reg [31:0] tcrc_q;
   reg [1:0]  k_q;         // CRC byte being stored
-  reg [7:0]  byte_q;      // a data byte waiting for room in the UART FIFO
+  reg [7:0]  byte_q;      // the byte last read: to the CRC, the scan or the FIFO
+  reg        crc_pend_q;  // byte_q is still to go into tcrc_q
 
   wire [14:0] tbase = slot_base(RX_SLOTS_4 + tslot_q);
   wire [12:0] tn = tlen_q + 13'd4;
   wire [31:0] tcrc_out = ~tcrc_q;
   wire scan_end = (sp_q == tn) | (run_q == 8'd254);
-  wire [12:0] rd_off = ((tstate_q == T_SCAN_RD) | (tstate_q == T_SCAN_USE)) ? sp_q : pos_q;
+  wire [12:0] rd_off = ((tstate_q == T_SCAN_RD) | (tstate_q == T_SCAN_LAT)) ? sp_q : pos_q;
   assign tx_rd = ((tstate_q == T_CRC_RD) & (pos_q != tlen_q)) |
                  ((tstate_q == T_SCAN_RD) & ~scan_end) |
                  ((tstate_q == T_DATA_RD) & (pos_q != sp_q));
@@ -386,10 +391,6 @@ module simty_link_engine #(
         T_CODE: begin
           push = 1'b1;
           push_data = run_q + 8'd1;
-        end
-        T_DATA_USE: begin
-          push = 1'b1;
-          push_data = tbyte;
         end
         T_DATA_PUSH: begin
           push = 1'b1;
@@ -415,18 +416,22 @@ module simty_link_engine #(
           tlen_q <= q_len_q[q_head_q];
           pos_q <= 13'd0;
           tcrc_q <= 32'hFFFF_FFFF;
+          crc_pend_q <= 1'b0;
           tstate_q <= T_CRC_RD;
         end
         T_CRC_RD: begin
+          if (crc_pend_q) tcrc_q <= crc_byte(tcrc_q, byte_q);
+          crc_pend_q <= 1'b0;
           if (pos_q == tlen_q) begin
             k_q <= 2'd0;
             tstate_q <= T_CRC_WR;
           end else if (tx_rd_ok) begin
-            tstate_q <= T_CRC_USE;
+            tstate_q <= T_CRC_LAT;
           end
         end
-        T_CRC_USE: begin
-          tcrc_q <= crc_byte(tcrc_q, tbyte);
+        T_CRC_LAT: begin
+          byte_q <= tbyte;
+          crc_pend_q <= 1'b1;
           pos_q <= pos_q + 13'd1;
           tstate_q <= T_CRC_RD;
         end
@@ -446,11 +451,15 @@ module simty_link_engine #(
             fullrun_q <= run_q == 8'd254;
             tstate_q <= T_CODE;
           end else if (tx_rd_ok) begin
-            tstate_q <= T_SCAN_USE;
+            tstate_q <= T_SCAN_LAT;
           end
         end
-        T_SCAN_USE: begin
-          if (tbyte == 8'd0) begin
+        T_SCAN_LAT: begin
+          byte_q <= tbyte;
+          tstate_q <= T_SCAN_TEST;
+        end
+        T_SCAN_TEST: begin
+          if (byte_q == 8'd0) begin
             last_q <= 1'b0;
             fullrun_q <= 1'b0;
             tstate_q <= T_CODE;
@@ -473,17 +482,12 @@ module simty_link_engine #(
               tstate_q <= T_SCAN_RD;
             end
           end else if (tx_rd_ok) begin
-            tstate_q <= T_DATA_USE;
+            tstate_q <= T_DATA_LAT;
           end
         end
-        T_DATA_USE: begin
-          if (push) begin
-            pos_q <= pos_q + 13'd1;
-            tstate_q <= T_DATA_RD;
-          end else begin
-            byte_q <= tbyte;
-            tstate_q <= T_DATA_PUSH;
-          end
+        T_DATA_LAT: begin
+          byte_q <= tbyte;
+          tstate_q <= T_DATA_PUSH;
         end
         T_DATA_PUSH: if (push) begin
           pos_q <= pos_q + 13'd1;
