@@ -11,8 +11,9 @@ hw/rtl/boards/simty_board_flow.py:
         BOARD=hx8k` (ice40) or `BOARD=ulx3s` (ecp5) at WxL, with the
         board's pins, memory sizes and firmware image; results (and the
         bitstream when it fits) in the folder `make board-dir` names
-Devices: ice40 = iCE40-HX8K CT256 at 12 MHz, ecp5 = LFE5U-85F CABGA381 at
-25 MHz. A run whose inputs have not changed is not redone (--force
+Devices: ice40 = iCE40-HX8K CT256, ecp5 = LFE5U-85F CABGA381. Core rows
+target 12 MHz (ice40) and 25 MHz (ecp5); soc rows the board's own clock
+and nextpnr options (boards.mk). A run whose inputs have not changed is not redone (--force
 redoes it). The table goes to stdout and OUT/table.md.
 """
 import argparse
@@ -85,7 +86,7 @@ def row(item, s):
     pnr = s.get("pnr") or {}
     util = pnr.get("util", {})
     if not syn.get("ok"):
-        return [f["name"], what, f"{w}x{l}", "synthesis failed", "", "", "", "", "", ""]
+        return [f["name"], what, f"{w}x{l}", "synthesis failed", "", "", "", "", "", "", ""]
     lut = syn.get("lut", 0)
     logic = util.get("lc") or util.get("comb")
     bram = util.get("bram")
@@ -103,15 +104,16 @@ def row(item, s):
         fits = "P&R error: " + "; ".join(pnr.get("errors", [])[:1])
     fmax = pnr.get("fmax_mhz")
     fmax_s = f"{fmax:.1f}" if (fmax and pnr.get("fits")) else "-"
+    target = s.get("freq_mhz", f["mhz"])
     if fmax and pnr.get("fits") and not pnr.get("meets_freq"):
-        fmax_s += f" (misses {s.get('freq_mhz', f['mhz']):g})"
+        fmax_s += " (misses)"
     ff = syn.get("ff", 0)
     return [f["name"], what, f"{w}x{l}", str(lut), str(ff), str(syn.get("bram", 0)),
-            frac(logic), frac(bram), fits, fmax_s]
+            frac(logic), frac(bram), fits, f"{target:g}", fmax_s]
 
 
 HEAD = ["device", "design", "WxL", "LUT4 (yosys)", "FF (yosys)", "BRAM (yosys)",
-        "LC / COMB placed", "BRAM placed", "fits", "Fmax MHz"]
+        "LC / COMB placed", "BRAM placed", "fits", "target MHz", "Fmax MHz"]
 
 
 def main():
@@ -149,8 +151,10 @@ def main():
     notes = (f"Measured {date} with {tool_version(['yosys', '-V'])} and "
              f"{tool_version(['nextpnr-ice40', '--version']).split(' -- ')[-1]} "
              "(nextpnr-ice40) / the nextpnr-ecp5 named in each pnr.log; Fmax from "
-             "nextpnr's post-route timing (ice40 target 12 MHz, ecp5 target 25 MHz, "
-             "seed 1); LC = iCE40 logic cells, COMB = ECP5 LUT4 sites.")
+             "nextpnr's post-route timing (seed 1) at the row's target: core rows "
+             "at 12 MHz (ice40) and 25 MHz (ecp5) with nextpnr's default options, "
+             "soc rows at the board's clock and nextpnr options (hw/rtl/boards/"
+             "boards.mk: hx8k, ulx3s); LC = iCE40 logic cells, COMB = ECP5 LUT4 sites.")
     if shell_txt:
         notes += (" Core rows include simty_board_core_shell, which adds one flop per "
                   "core input bit and an XOR tree over the outputs (" + shell_txt + ").")
