@@ -129,6 +129,20 @@ module simty_ctrl_cpu #(
   wire fetch_needs_rs2 = (fetch_opc == 5'b01100) | (fetch_opc == 5'b11000) |
                          (fetch_opc == 5'b01000);
 
+  // Falls through to the next word, no memory access, cannot trap: the
+  // fetch of pc + 4 is requested from S_EXEC. Decoded from the fetched
+  // word into simple_q, so the bus address's select in S_EXEC starts at
+  // a flop, not at ir_q's decode.
+  wire [2:0] fetch_f3 = fetch_rdata_i[14:12];
+  wire [6:0] fetch_f7 = fetch_rdata_i[31:25];
+  wire fetch_simple = (fetch_rdata_i[1:0] == 2'b11) & (fetch_f3[1:0] != 2'b01) &
+                      ((fetch_opc == 5'b01101) | (fetch_opc == 5'b00101) |
+                       (fetch_opc == 5'b00100) |
+                       ((fetch_opc == 5'b01100) &
+                        ((fetch_f7 == 7'b0000000) |
+                         ((fetch_f7 == 7'b0100000) & (fetch_f3 == 3'b000)))));
+  reg simple_q;   // ir_q's instruction is fetch_simple
+
   // ---- Decode of ir_q ----
   wire [4:0] opc = ir_q[6:2];
   wire [2:0] f3 = ir_q[14:12];
@@ -211,12 +225,6 @@ module simty_ctrl_cpu #(
   wire exec_writes = (is_alu & ~is_shift) | is_lui | is_auipc | is_jump;
 
   wire fetch_inside = (addr_q >> FETCH_LOG2) == (FETCH_BASE >> FETCH_LOG2);
-
-  // Falls through to the next word, no memory access, cannot trap: the
-  // fetch of pc + 4 is requested from S_EXEC (ir_q's decode only).
-  wire seq_simple = (ir_q[1:0] == 2'b11) & (f3[1:0] != 2'b01) &
-                    (is_lui | is_auipc | is_opimm |
-                     (is_op & (f7_zero | (f7_alt & f3 == 3'b000))));
 
   // ---- Load and store lanes (S_MEM from addr_q, S_LOAD from ld_q) ----
   wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
@@ -359,14 +367,16 @@ module simty_ctrl_cpu #(
     end
     if (state_q != S_TRAP) trap_pc_q <= pc_q;
     ir_q <= ir_d;
+    // ir_q loads the fetched word only at the end of S_FETCH.
+    if (state_q == S_FETCH) simple_q <= fetch_simple;
     opb_q <= opb_d;
     shamt_q <= shamt_d;
   end
 
   // S_FETCH, S_MEM and S_LOAD request from addr_q (S_LOAD: the next
-  // fetch, at the pc); S_EXEC of a seq_simple instruction requests the
-  // fetch of pc4_q (addr_d's value then).
-  wire exec_issue = (state_q == S_EXEC) & seq_simple;
+  // fetch, at the pc); S_EXEC of a fetch_simple instruction (simple_q)
+  // requests the fetch of pc4_q (addr_d's value then).
+  wire exec_issue = (state_q == S_EXEC) & simple_q;
   assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) |
                        (state_q == S_LOAD) | exec_issue;
   assign bus_addr_o = {exec_issue ? pc4_q : addr_q[31:2], 2'b00};
