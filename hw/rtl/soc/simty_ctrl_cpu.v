@@ -6,8 +6,9 @@
 // the register file in one block RAM read port (two EBRs), one ALU adder
 // plus a pc adder, and a shifter that moves 8 or 1 bits per cycle.
 //
-// The bus request comes from registers (the state, addr_q, pc4_q and the
-// decode of ir_q), never from the ALU: the adder, the branch compare and
+// The bus request comes from registers (the state, addr_q, pc4_q,
+// simple_q and, for the write strobes, the decode of ir_q), never from
+// the ALU: the adder, the branch compare and
 // the next-pc mux end at registers, and the SoC's address decode and RAM
 // enables start from them. An instruction whose successor is the next
 // word and that touches no memory (I-type and register-register ALU
