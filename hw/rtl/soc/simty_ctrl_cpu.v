@@ -8,9 +8,9 @@
 //
 // The bus request comes from registers (the state, addr_q, pc4_q,
 // simple_q and, for the write strobes, the decode of ir_q), never from
-// the ALU: the adder, the branch compare and
-// the next-pc mux end at registers, and the SoC's address decode and RAM
-// enables start from them. An instruction whose successor is the next
+// the ALU: the adder, the branch compare and the next-pc mux end at
+// registers, and the SoC's address decode and RAM enables start from
+// them. An instruction whose successor is the next
 // word and that touches no memory (I-type and register-register ALU
 // without shifts, LUI, AUIPC) requests that fetch from its last cycle
 // (address pc4_q); a load requests it from S_LOAD, which writes the
