@@ -13,8 +13,9 @@ hw/rtl/boards/simty_board_flow.py:
         bitstream when it fits) in the folder `make board-dir` names
 Devices: ice40 = iCE40-HX8K CT256, ecp5 = LFE5U-85F CABGA381. Core rows
 target 12 MHz (ice40) and 25 MHz (ecp5); soc rows the board's own clock
-and nextpnr options (boards.mk). A run whose inputs have not changed is not redone (--force
-redoes it). The table goes to stdout and OUT/table.md.
+and nextpnr options (boards.mk). A run whose inputs have not changed is
+not redone (--force redoes it). The table goes to stdout and
+OUT/table.md.
 """
 import argparse
 import concurrent.futures

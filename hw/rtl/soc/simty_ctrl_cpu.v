@@ -10,10 +10,9 @@
 // simple_q and, for the write strobes, the decode of ir_q), never from
 // the ALU: the adder, the branch compare and the next-pc mux end at
 // registers, and the SoC's address decode and RAM enables start from
-// them. An instruction whose successor is the next
-// word and that touches no memory (I-type and register-register ALU
-// without shifts, LUI, AUIPC) requests that fetch from its last cycle
-// (address pc4_q); a load requests it from S_LOAD, which writes the
+// them. An instruction whose successor is the next word and that touches
+// no memory (I-type and register-register ALU without shifts, LUI,
+// AUIPC) requests that fetch from its last cycle (address pc4_q); a load requests it from S_LOAD, which writes the
 // loaded word; every other one requests the next access from the state
 // it moves to. With a bus that answers the cycle after a request (the
 // SoC's block RAMs) an instruction takes: 2 cycles for I-type ALU, LUI,
@@ -126,9 +125,14 @@ module simty_ctrl_cpu #(
   // Register-register, branch and store formats need rs2: it is read in
   // the fetch cycle and rs1 one cycle later, so that rs1 always comes
   // straight from the RAM into the ALU in S_EXEC.
+  // Major opcodes (bits 6:2), for the fetched word's decode and ir_q's.
+  localparam [4:0] OPC_LOAD = 5'b00000, OPC_FENCE = 5'b00011, OPC_OPIMM = 5'b00100,
+                   OPC_AUIPC = 5'b00101, OPC_STORE = 5'b01000, OPC_OP = 5'b01100,
+                   OPC_LUI = 5'b01101, OPC_BRANCH = 5'b11000, OPC_JALR = 5'b11001,
+                   OPC_JAL = 5'b11011, OPC_SYSTEM = 5'b11100;
   wire [4:0] fetch_opc = fetch_rdata_i[6:2];
-  wire fetch_needs_rs2 = (fetch_opc == 5'b01100) | (fetch_opc == 5'b11000) |
-                         (fetch_opc == 5'b01000);
+  wire fetch_needs_rs2 = (fetch_opc == OPC_OP) | (fetch_opc == OPC_BRANCH) |
+                         (fetch_opc == OPC_STORE);
 
   // Falls through to the next word, no memory access, cannot trap: the
   // fetch of pc + 4 is requested from S_EXEC. Decoded from the fetched
@@ -137,9 +141,9 @@ module simty_ctrl_cpu #(
   wire [2:0] fetch_f3 = fetch_rdata_i[14:12];
   wire [6:0] fetch_f7 = fetch_rdata_i[31:25];
   wire fetch_simple = (fetch_rdata_i[1:0] == 2'b11) & (fetch_f3[1:0] != 2'b01) &
-                      ((fetch_opc == 5'b01101) | (fetch_opc == 5'b00101) |
-                       (fetch_opc == 5'b00100) |
-                       ((fetch_opc == 5'b01100) &
+                      ((fetch_opc == OPC_LUI) | (fetch_opc == OPC_AUIPC) |
+                       (fetch_opc == OPC_OPIMM) |
+                       ((fetch_opc == OPC_OP) &
                         ((fetch_f7 == 7'b0000000) |
                          ((fetch_f7 == 7'b0100000) & (fetch_f3 == 3'b000)))));
   reg simple_q;   // ir_q's instruction is fetch_simple
@@ -148,17 +152,17 @@ module simty_ctrl_cpu #(
   wire [4:0] opc = ir_q[6:2];
   wire [2:0] f3 = ir_q[14:12];
   wire [6:0] f7 = ir_q[31:25];
-  wire is_load = opc == 5'b00000;
-  wire is_fence = opc == 5'b00011;
-  wire is_opimm = opc == 5'b00100;
-  wire is_auipc = opc == 5'b00101;
-  wire is_store = opc == 5'b01000;
-  wire is_op = opc == 5'b01100;
-  wire is_lui = opc == 5'b01101;
-  wire is_branch = opc == 5'b11000;
-  wire is_jalr = opc == 5'b11001;
-  wire is_jal = opc == 5'b11011;
-  wire is_system = opc == 5'b11100;
+  wire is_load = opc == OPC_LOAD;
+  wire is_fence = opc == OPC_FENCE;
+  wire is_opimm = opc == OPC_OPIMM;
+  wire is_auipc = opc == OPC_AUIPC;
+  wire is_store = opc == OPC_STORE;
+  wire is_op = opc == OPC_OP;
+  wire is_lui = opc == OPC_LUI;
+  wire is_branch = opc == OPC_BRANCH;
+  wire is_jalr = opc == OPC_JALR;
+  wire is_jal = opc == OPC_JAL;
+  wire is_system = opc == OPC_SYSTEM;
   wire is_alu = is_op | is_opimm;
   wire is_shift = is_alu & (f3[1:0] == 2'b01);
   wire is_jump = is_jal | is_jalr;
