@@ -33,7 +33,7 @@ module simty_membership #(
   parameter integer WARP_BITS = 2,
   parameter integer LANE_BITS = 2,
   parameter integer PCW = 15,             // pc: word offset into CODE
-  parameter integer HOT_LUTRAM = 0        // 1: HCT1/HCT2 in LUT RAM (ECP5)
+  parameter integer HOT_LUTRAM = 0        // 1: HCT1/HCT2 and the CCT in LUT RAM (ECP5)
 ) (
   input  wire                  clk_i,
   input  wire                  rst_i,
@@ -320,8 +320,11 @@ module simty_membership #(
   wire          cct_we  = push_q || e_we;
   wire [CA-1:0] cct_wa  = push_q ? push_a_q : e_wa;
   wire [PW-1:0] cct_wd  = push_q ? push_d_q : e_wd;
-  // CCT address of slot s of warp w: {w, s}.
-  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(1 << CA), .ABITS(CA)) u_cct (
+  // CCT address of slot s of warp w: {w, s}. With HOT_LUTRAM in LUT RAM
+  // too: the sorter's loop (read, compare with p or HCT2, next slot's
+  // address) then starts at a register, not at a block RAM's output.
+  simty_ram_1r1w #(.WIDTH(PW), .DEPTH(1 << CA), .ABITS(CA),
+                   .BLOCK((HOT_LUTRAM != 0) ? 2 : 0)) u_cct (
     .clk_i (clk_i), .re_i (cct_re), .raddr_i (e_ra), .rdata_o (cct_rd),
     .we_i (cct_we), .waddr_i (cct_wa), .wdata_i (cct_wd)
   );
