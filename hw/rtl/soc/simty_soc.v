@@ -55,6 +55,7 @@ module simty_soc #(
   parameter integer LINK_TX_SLOTS = 4,          //   = their sum * 4112 bytes)
   parameter [31:0]  HW_BUILD = 32'd0,           // source digest, 0 = unknown
   parameter integer HOT_LUTRAM = 0,             // core tables in LUT RAM (ECP5)
+  parameter integer SMALL_TABLES = 1,           // core small tables' storage
   parameter integer EXT_M = 0,                  // core: M extension
   parameter integer EXT_A = 0,                  // core: A extension (atomics)
   parameter integer EXT_ZICNTR = 0,             // core: Zicntr counters
@@ -184,7 +185,7 @@ module simty_soc #(
 
   simty_core #(
     .WARPS(WARPS), .LANES(LANES), .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE),
-    .HOT_LUTRAM(HOT_LUTRAM), .EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR),
+    .HOT_LUTRAM(HOT_LUTRAM), .SMALL_TABLES(SMALL_TABLES), .EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR),
     .VCLASS(VCLASS), .XBAR(XBAR)
   ) u_core (
     .clk_i(clk_i), .rst_i(rst_i | core_rst),

@@ -45,7 +45,7 @@ module simty_sim_uart_top #(
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD), .HW_BUILD(HW_BUILD),
     .PHY(1), .EXT_M(1), .EXT_A(1), .EXT_ZICNTR(1),  // the simulated board is rv32ima_zicntr
     .XBAR(XBAR),
-    .HOT_LUTRAM(1)   // the core's hot tables as the ULX3S builds them
+    .HOT_LUTRAM(1), .SMALL_TABLES(2)   // the core's tables as the ULX3S builds them
   ) u_soc (
     .clk_i(clk_i), .rst_i(rst_i),
     .uart_rx_i(to_device), .uart_tx_o(to_host), .uart_rts_n_o(pause_n),

@@ -24,6 +24,7 @@ module simty_board_soc #(
   parameter [31:0]  HW_BUILD = 32'd0,   // source digest (HW_BUILD register)
   parameter integer LINK_ENGINE = 1,    // 0: no link engine (saves LINKBUF's RAM)
   parameter integer HOT_LUTRAM = 0,     // 1: the core's hot tables in LUT RAM (ECP5)
+  parameter integer SMALL_TABLES = 1,   // the core's small tables: 2 LUT RAM (ECP5)
   parameter integer EXT_M = 0,          // the core's M extension
   parameter integer EXT_A = 0,          // the core's A extension (atomics)
   parameter integer EXT_ZICNTR = 0,     // the core's Zicntr counters
@@ -55,6 +56,7 @@ module simty_board_soc #(
     .DATA_SIZE(DATA_SIZE), .FW_IMAGE(FW_IMAGE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
     .PHY(1), .LINK_FIFO_DEPTH(LINK_FIFO_DEPTH), .CONSOLE_DEPTH(CONSOLE_DEPTH),
     .LINK_ENGINE(LINK_ENGINE), .HW_BUILD(HW_BUILD), .HOT_LUTRAM(HOT_LUTRAM),
+    .SMALL_TABLES(SMALL_TABLES),
     .EXT_M(EXT_M), .EXT_A(EXT_A), .EXT_ZICNTR(EXT_ZICNTR),
     .VCLASS(VCLASS)
   ) u_soc (
