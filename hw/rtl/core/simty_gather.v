@@ -26,28 +26,30 @@ module simty_gather #(
 );
 
   // Loads are naturally aligned (a misaligned one faults and never
-  // writes): a word load has offset 0 in its word, a halfword load 0 or
-  // 2. So the result's byte k is the line's byte at the offset with its
-  // low bits ORed with k (k = 0 for every size, 1 for halfwords and
-  // words, 2 and 3 for words), and the sign is bit 7 of the byte at the
-  // offset (byte load) or at the offset + 1 (halfword load). Each of
-  // those is one multiplexer over the line whose select comes from the
-  // registered offset and size; the line's bits then pass through that
-  // multiplexer and one fill select only (the line arrives late, from
-  // block RAMs spread over the die).
-  // With the full crossbar a lane selects its bytes from the whole line
-  // (its offset is the byte in the line); with the rotate crossbar from
-  // the word it takes (its offset's low two bits are the byte).
-  localparam integer SW = (XBAR == 0) ? LS : 2;      // byte select bits
-  localparam integer SRC = (XBAR == 0) ? LANES : 1;  // words selected from
-
-  // The bytes each lane selects from: its src_x[32*SRC*l +: 32*SRC]
-  wire [32*SRC*LANES-1:0] src_x;
+  // writes), so a word load has offset 0 in its word and a halfword load
+  // offset 0 or 2: the low byte is the byte at the offset for every size,
+  // bits 15:8 are the word's bits 15:8 or 31:24, and only the extension
+  // depends on the size. The sign is bit 7 of the byte at the offset
+  // (byte load) or at the offset + 1 (halfword load): with the full
+  // crossbar it is selected from the whole line by one multiplexer whose
+  // select comes from the registered offset and size, in parallel with
+  // the word select, not after it (the line arrives late, from block
+  // RAMs spread over the die; the byte select after the word select is
+  // then the deepest path, two multiplexer levels).
+  // The word each lane takes: words_x[32*l +: 32]
+  wire [32*LANES-1:0] words_x;
+  // The line (full crossbar) or the word (rotate) the sign comes from
+  localparam integer SW = (XBAR == 0) ? LS : 2;      // sign byte select bits
+  localparam integer SRC = (XBAR == 0) ? LANES : 1;  // its words
+  wire [32*SRC*LANES-1:0] sign_src;
   genvar g;
   generate
     if (XBAR == 0) begin : gen_full
       for (g = 0; g < LANES; g = g + 1) begin : gen_lane
-        assign src_x[32*SRC*g +: 32*SRC] = line_i;
+        wire [LS-1:0] o = off_i[LS*g +: LS];
+        wire [31:0]   o32 = {{(32-LS){1'b0}}, o};
+        assign words_x[32*g +: 32] = line_i[32*(o32 >> 2) +: 32];
+        assign sign_src[32*SRC*g +: 32*SRC] = line_i;
       end
       wire unused_rot = &{1'b0, rot_i, bword_i, bc_i};
     end else begin : gen_rotate
@@ -65,32 +67,36 @@ module simty_gather #(
       end
       wire [31:0] bw = line_i[32*bword_i +: 32];
       for (g = 0; g < LANES; g = g + 1) begin : gen_lane
-        assign src_x[32*g +: 32] = bc_i[g] ? bw : rx[32*g +: 32];
+        assign words_x[32*g +: 32] = bc_i[g] ? bw : rx[32*g +: 32];
+        assign sign_src[32*g +: 32] = words_x[32*g +: 32];
       end
       // the word bits of the offsets: the rotation and bc_i replace them
       wire unused_off = &{1'b0, off_i};
     end
   endgenerate
 
-  integer l, k;
-  reg [SW-1:0]    o, bi, si;
-  reg [32*SRC-1:0] src;
-  reg [31:0]      bytes;
-  reg             msb, ext;
+  integer l;
+  reg [1:0]    off;
+  reg [SW-1:0] si;
+  reg [31:0]   word;
+  reg [7:0]    b0, b1;
+  reg          ext;
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
-      o   = off_i[LS*l +: SW];
-      src = src_x[32*SRC*l +: 32*SRC];
-      for (k = 0; k < 4; k = k + 1) begin
-        bi = o | k[SW-1:0];
-        bytes[8*k +: 8] = src[8*bi +: 8];
-      end
-      si  = o | {{(SW-1){1'b0}}, size_i[0]};
-      msb = src[8*si + 7];
-      ext = !uns_i && msb;
-      data_o[32*l +: 8]       = bytes[7:0];
-      data_o[32*l + 8 +: 8]   = (size_i == 2'd0) ? {8{ext}} : bytes[15:8];
-      data_o[32*l + 16 +: 16] = size_i[1] ? bytes[31:16] : {16{ext}};
+      off   = off_i[LS*l +: 2];
+      si    = off_i[LS*l +: SW] | {{(SW-1){1'b0}}, size_i[0]};
+      word  = words_x[32*l +: 32];
+      case (off[1:0])
+        2'd0: b0 = word[7:0];
+        2'd1: b0 = word[15:8];
+        2'd2: b0 = word[23:16];
+        default: b0 = word[31:24];
+      endcase
+      b1  = off[1] ? word[31:24] : word[15:8];
+      ext = !uns_i && sign_src[32*SRC*l + 8*si + 7];
+      data_o[32*l +: 8]       = b0;
+      data_o[32*l + 8 +: 8]   = (size_i == 2'd0) ? {8{ext}} : b1;
+      data_o[32*l + 16 +: 16] = size_i[1] ? word[31:16] : {16{ext}};
     end
   end
 
