@@ -197,7 +197,10 @@ module simty_stage_rr #(
   );
   wire        d_csr    = d_res_sel == 2'd2;
   wire [31:0] rr2_pcf  = CODE_BASE + ({{(32-PCW){1'b0}}, rr2_pc_i} << 2);
-  wire [19:0] auipc_hi = rr2_pcf[31:12] + d_imm[31:12];
+  // auipc's immediate is the word's bits 31:12 (U format): the adder
+  // takes them from the word, not from the decoded immediate, so that it
+  // runs in parallel with the decode
+  wire [19:0] auipc_hi = rr2_pcf[31:12] + rr2_word_i[31:12];
   wire [31:0] cnt_val;                  // Zicntr cycle / time, see below
   assign      d_uimm_o = d_csr  ? (d_cnt ? cnt_val : csr_val) :
                          d_a_pc ? {auipc_hi, rr2_pcf[11:0]} : d_imm;
