@@ -98,19 +98,27 @@ module simty_fetch #(
 
   // Prediction (a loop's back edge, a call or a jump). A target that is
   // not 4-aligned is not predicted: the jump faults if it executes.
-  // immediates without their bit 0 (always zero)
-  wire [30:0] imm_b = {{20{word[31]}}, word[7], word[30:25], word[11:8]};
-  wire [30:0] imm_j = {{12{word[31]}}, word[19:12], word[20], word[30:21]};
+  // Both kinds of target are added from the memory's word, before the
+  // opcode is known (the word arrives late, from CODE's block RAMs), and
+  // the opcode selects the sum: the nop that stands for an out-of-range
+  // word is never predicted (`taken` tests oor_q).
+  // immediates without their bit 0 (always zero); high bits: beyond CODE
+  // verilator lint_off UNUSEDSIGNAL
+  wire [31:0] mw = imem_rdata_i;
+  wire [30:0] imm_b = {{20{mw[31]}}, mw[7], mw[30:25], mw[11:8]};
+  wire [30:0] imm_j = {{12{mw[31]}}, mw[19:12], mw[20], mw[30:21]};
+  // verilator lint_on UNUSEDSIGNAL
   wire        is_jal = opc == 7'b1101111;
   wire        is_bwd = opc == 7'b1100011 && word[31];
-  // verilator lint_off UNUSEDSIGNAL
-  wire [30:0] pimm   = is_jal ? imm_j : imm_b;   // high bits: beyond CODE
-  // verilator lint_on UNUSEDSIGNAL
   // modulo 2^PCW: exact for a target inside CODE; any other target
   // faults at the jump (simty_branch), whatever was predicted
-  wire [PCW-1:0] ptgt   = pc_q + pimm[PCW:1];
+  wire [PCW-1:0] tgt_j  = pc_q + imm_j[PCW:1];
+  wire [PCW-1:0] tgt_b  = pc_q + imm_b[PCW:1];
+  wire [PCW-1:0] ptgt   = is_jal ? tgt_j : tgt_b;
   wire [PCW-1:0] pc4    = pc_q + 1'b1;
-  wire        taken  = (is_jal || is_bwd) && !oor_q && !pimm[0];
+  // a target that is not 4-aligned (immediate bit 1) is not predicted
+  wire        odd    = is_jal ? imm_j[0] : imm_b[0];
+  wire        taken  = (is_jal || is_bwd) && !oor_q && !odd;
 
   // Return address stack, per warp, as the decoder's call and return
   // (simty_decode): a call (jal / jalr with rd = ra) pushes pc + 4, a
