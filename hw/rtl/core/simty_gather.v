@@ -38,10 +38,9 @@ module simty_gather #(
   // then the deepest path, two multiplexer levels).
   // The word each lane takes: words_x[32*l +: 32]
   wire [32*LANES-1:0] words_x;
-  // The line (full crossbar) or the word (rotate) the sign comes from
-  localparam integer SW = (XBAR == 0) ? LS : 2;      // sign byte select bits
-  localparam integer SRC = (XBAR == 0) ? LANES : 1;  // its words
-  wire [32*SRC*LANES-1:0] sign_src;
+  // The sign byte's index: in the line (full crossbar) or in the lane's
+  // word (rotate)
+  localparam integer SW = (XBAR == 0) ? LS : 2;
   genvar g;
   generate
     if (XBAR == 0) begin : gen_full
@@ -49,7 +48,6 @@ module simty_gather #(
         wire [LS-1:0] o = off_i[LS*g +: LS];
         wire [31:0]   o32 = {{(32-LS){1'b0}}, o};
         assign words_x[32*g +: 32] = line_i[32*(o32 >> 2) +: 32];
-        assign sign_src[32*SRC*g +: 32*SRC] = line_i;
       end
       wire unused_rot = &{1'b0, rot_i, bword_i, bc_i};
     end else begin : gen_rotate
@@ -68,7 +66,6 @@ module simty_gather #(
       wire [31:0] bw = line_i[32*bword_i +: 32];
       for (g = 0; g < LANES; g = g + 1) begin : gen_lane
         assign words_x[32*g +: 32] = bc_i[g] ? bw : rx[32*g +: 32];
-        assign sign_src[32*g +: 32] = words_x[32*g +: 32];
       end
       // the word bits of the offsets: the rotation and bc_i replace them
       wire unused_off = &{1'b0, off_i};
@@ -93,7 +90,7 @@ module simty_gather #(
         default: b0 = word[31:24];
       endcase
       b1  = off[1] ? word[31:24] : word[15:8];
-      ext = !uns_i && sign_src[32*SRC*l + 8*si + 7];
+      ext = !uns_i && ((XBAR == 0) ? line_i[8*si + 7] : word[8*si[1:0] + 7]);
       data_o[32*l +: 8]       = b0;
       data_o[32*l + 8 +: 8]   = (size_i == 2'd0) ? {8{ext}} : b1;
       data_o[32*l + 16 +: 16] = size_i[1] ? word[31:16] : {16{ext}};

@@ -12,12 +12,13 @@
 // registers, and the SoC's address decode and RAM enables start from
 // them. An instruction whose successor is the next word and that touches
 // no memory (I-type and register-register ALU without shifts, LUI,
-// AUIPC) requests that fetch from its last cycle (address pc4_q); a load requests it from S_LOAD, which writes the
-// loaded word; every other one requests the next access from the state
-// it moves to. With a bus that answers the cycle after a request (the
-// SoC's block RAMs) an instruction takes: 2 cycles for I-type ALU, LUI,
-// AUIPC; 3 for register-register ALU, JAL and JALR; 4 for branches;
-// loads 5, stores 6; shifts 3 or 4 plus amount/8 + amount%8.
+// AUIPC) requests that fetch from its last cycle (address pc4_q); a
+// load requests it from S_LOAD, which writes the loaded word; every other
+// one requests the next access from the state it moves to. With a bus
+// that answers the cycle after a request (the SoC's block RAMs) an
+// instruction takes: 2 cycles for I-type ALU, LUI, AUIPC; 3 for
+// register-register ALU, JAL and JALR; 4 for branches; loads 5, stores 6;
+// shifts 3 or 4 plus amount/8 + amount%8.
 //
 // Paths are kept short for the SoC's clock. The execute cycle has one
 // carry chain on each path: a branch's target (pc + imm) is registered
