@@ -311,14 +311,15 @@ module simty_soc #(
   // ---- DATA RAM: LANES banks ----
   // The core owns DATA whenever its MB stage holds a load or store
   // (dmem_busy, from its registers), even if the access then does not
-  // happen: the banks' read enables, address and data selects and the
-  // others' grants never wait for the core's late dmem_en (mask ->
-  // leader -> line compares); the byte enables, zero unless dmem_en
-  // and a store, are the only late input. A read nobody asked for is
-  // harmless: only the requester looks at the data, the next cycle. So
-  // are the reads of a running copy's cycles: its read enable is
-  // copy_busy (registers), not the copy's issue, which waits for the
-  // core's fetch pick (code_free_i).
+  // happen: the banks' address and data selects and the others' grants
+  // never wait for the core's late dmem_en (mask -> leader -> line
+  // compares); the byte enables, zero unless dmem_en and a store, are
+  // the only late input. The banks read every cycle, at the row the
+  // selects give: each reader of DATA samples the read data exactly the
+  // cycle after its read (the core's GA stage and AMO unit's LATCH, the
+  // controller's S_MEM ready cycle, the copy's R step) and none relies on
+  // it being held, so a read nobody asked for is harmless, and the read
+  // enable waits for no grant.
   // With DATA_WREG each bank registers its write port (simty_ram_be WREG):
   // the store merge's byte enables and data end at flip-flops, and the
   // bank writes them the next cycle; a read in that cycle, by any master,
@@ -352,7 +353,7 @@ module simty_soc #(
       wire [3:0] m_bank_we = (m_wbank == b) ? m_data_we : 4'd0;
       simty_ram_be #(.WORDS(DATA_ROWS), .WREG(DATA_WREG)) u_bank (
         .clk_i(clk_i),
-        .re_i(dmem_busy | (cpu_data & cpu_read) | copy_busy),
+        .re_i(1'b1),
         .raddr_i(data_rrow),
         .rdata_o(dmem_rdata[32 * b +: 32]),
         .we_i(dmem_busy ? dmem_be[4 * b +: 4] : (cpu_bank_hit ? cpu_wstrb : m_bank_we)),
