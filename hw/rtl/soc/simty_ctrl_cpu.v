@@ -10,7 +10,10 @@
 // simple_q and, for the write strobes, the decode of ir_q), never from
 // the ALU: the adder, the branch compare and the next-pc mux end at
 // registers, and the SoC's address decode and RAM enables start from
-// them. An instruction whose successor is the next word and that touches
+// them. It also says which requests are fetches and gives a load or
+// store's address the cycle before its request (the adder's sum in
+// S_EXEC), so the SoC decodes a request's target from registers too.
+// An instruction whose successor is the next word and that touches
 // no memory (I-type and register-register ALU without shifts, LUI,
 // AUIPC) requests that fetch from its last cycle (address pc4_q); a
 // load requests it from S_LOAD, which writes the loaded word; every other
@@ -64,6 +67,15 @@ module simty_ctrl_cpu #(
   output wire [31:0] bus_wdata_o,
   input  wire [31:0] bus_rdata_i,
   input  wire        bus_ready_i,
+  // What the request is, for an address decode from registers: a fetch
+  // (bus_fetch_o) is from the instruction memory (the hart traps on a
+  // fetch from anywhere else, whatever it reads), and a load or store's
+  // address is known a cycle before its request: bus_daddr_o in the
+  // cycle bus_dnext_o is high; the next request that is not a fetch is
+  // at that address (when that cycle's instruction is a load or store).
+  output wire        bus_fetch_o,
+  output wire        bus_dnext_o,
+  output wire [31:0] bus_daddr_o,
   // The instruction memory's read data, valid when a fetch's ready is.
   input  wire [31:0] fetch_rdata_i,
 
@@ -386,6 +398,9 @@ module simty_ctrl_cpu #(
   assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) |
                        (state_q == S_LOAD) | exec_issue;
   assign bus_addr_o = {exec_issue ? pc4_q : addr_q[31:2], 2'b00};
+  assign bus_fetch_o = (state_q != S_MEM);
+  assign bus_dnext_o = state_q == S_EXEC;
+  assign bus_daddr_o = sum[31:0];
   assign bus_wstrb_o = (is_store & (state_q == S_MEM)) ? store_strb : 4'b0000;
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;

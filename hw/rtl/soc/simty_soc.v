@@ -130,6 +130,7 @@ module simty_soc #(
     .clk_i(clk_i), .rst_i(rst_i),
     .bus_valid_o(cpu_valid), .bus_addr_o(cpu_addr), .bus_wstrb_o(cpu_wstrb),
     .bus_wdata_o(cpu_wdata), .bus_rdata_i(cpu_rdata), .bus_ready_i(cpu_ready),
+    .bus_fetch_o(cpu_fetch), .bus_dnext_o(cpu_dnext), .bus_daddr_o(cpu_daddr),
     .fetch_rdata_i(fw_rdata),
     .trap_o(ctrl_trap_o), .trap_cause_o(ctrl_trap_cause_o),
     .trap_pc_o(ctrl_trap_pc_o)
@@ -217,16 +218,35 @@ module simty_soc #(
   // Each region's size is a power of two and its base a multiple of it
   // (the map puts FW at 0, CODE at 64 KiB, DATA at 256 MiB; the sizes
   // stay within the windows), so a hit is an equality on the high bits,
-  // and the RAM index is the address's low bits: no adder, no
-  // comparator after the controller's address adder.
-  wire hit_fw = (cpu_addr & ~(FW_SIZE_W - 32'd1)) == SIMTY_FW_BASE;
-  wire hit_code = (cpu_addr & ~(CODE_SIZE - 32'd1)) == SIMTY_CODE_BASE;
-  wire hit_data = (cpu_addr & ~(DATA_SIZE - 32'd1)) == SIMTY_DATA_BASE;
-  // The MMIO window's lower half holds the registers (0x100..0x1FF the
-  // link engine's), its upper half LINKBUF.
-  wire hit_mmio = cpu_addr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0};
-  wire hit_linkreg = hit_mmio & (cpu_addr[14:8] == 7'd1);
-  wire hit_linkbuf = cpu_addr[31:15] == SIMTY_LINKBUF_BASE[31:15];
+  // and the RAM index is the address's low bits. The decode starts from
+  // registers: a fetch (cpu_fetch) is always from FW, the controller's
+  // instruction memory (one outside it reads FW and traps the
+  // controller, touching nothing); a load or store's regions are
+  // decoded from its address the cycle before its request (cpu_daddr,
+  // while cpu_dnext) and registered, so the grant, the RAM enables and
+  // the slaves' requests wait for no address compare.
+  wire        cpu_fetch, cpu_dnext;
+  wire [31:0] cpu_daddr;
+  reg dhit_fw_q, dhit_code_q, dhit_data_q, dhit_mmio_q, dhit_linkreg_q, dhit_linkbuf_q;
+  always @(posedge clk_i) begin
+    if (cpu_dnext) begin
+      dhit_fw_q <= (cpu_daddr & ~(FW_SIZE_W - 32'd1)) == SIMTY_FW_BASE;
+      dhit_code_q <= (cpu_daddr & ~(CODE_SIZE - 32'd1)) == SIMTY_CODE_BASE;
+      dhit_data_q <= (cpu_daddr & ~(DATA_SIZE - 32'd1)) == SIMTY_DATA_BASE;
+      // The MMIO window's lower half holds the registers (0x100..0x1FF
+      // the link engine's), its upper half LINKBUF.
+      dhit_mmio_q <= cpu_daddr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0};
+      dhit_linkreg_q <= (cpu_daddr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0}) &
+                        (cpu_daddr[14:8] == 7'd1);
+      dhit_linkbuf_q <= cpu_daddr[31:15] == SIMTY_LINKBUF_BASE[31:15];
+    end
+  end
+  wire hit_fw = cpu_fetch | dhit_fw_q;
+  wire hit_code = ~cpu_fetch & dhit_code_q;
+  wire hit_data = ~cpu_fetch & dhit_data_q;
+  wire hit_mmio = ~cpu_fetch & dhit_mmio_q;
+  wire hit_linkreg = ~cpu_fetch & dhit_linkreg_q;
+  wire hit_linkbuf = ~cpu_fetch & dhit_linkbuf_q;
   wire cpu_read = cpu_wstrb == 4'd0;
 
   reg       pending_q;        // granted last cycle: this cycle is ready

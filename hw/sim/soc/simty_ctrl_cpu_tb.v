@@ -35,6 +35,8 @@ module simty_ctrl_cpu_tb (
   wire [31:0] bus_wdata;
   reg  [31:0] bus_rdata_q;
   reg         bus_ready_q;
+  wire        bus_fetch, bus_dnext;
+  wire [31:0] bus_daddr;
   wire        trap;
   wire [2:0]  trap_cause;
   wire [31:0] trap_pc;
@@ -44,9 +46,23 @@ module simty_ctrl_cpu_tb (
     .clk_i(clk_i), .rst_i(rst),
     .bus_valid_o(bus_valid), .bus_addr_o(bus_addr), .bus_wstrb_o(bus_wstrb),
     .bus_wdata_o(bus_wdata), .bus_rdata_i(bus_rdata_q),
-    .bus_ready_i(bus_ready_q), .fetch_rdata_i(bus_rdata_q),
+    .bus_ready_i(bus_ready_q),
+    .bus_fetch_o(bus_fetch), .bus_dnext_o(bus_dnext), .bus_daddr_o(bus_daddr),
+    .fetch_rdata_i(bus_rdata_q),
     .trap_o(trap), .trap_cause_o(trap_cause), .trap_pc_o(trap_pc)
   );
+
+  // The SoC decodes a load or store's target from the address given the
+  // cycle before (bus_daddr while bus_dnext): every request that is not
+  // a fetch must be at that address.
+  reg [31:0] daddr_q;
+  always @(posedge clk_i) begin
+    if (bus_dnext) daddr_q <= bus_daddr;
+    if (!rst && bus_valid && !bus_fetch && bus_addr[31:2] != daddr_q[31:2]) begin
+      $display("FAIL: load or store at %08x, announced %08x", bus_addr, daddr_q);
+      $finish;
+    end
+  end
 
   // A 16-bit LFSR decides the wait states; 0 extra in the SoC-like mode.
   reg [15:0] lfsr_q = 16'hACE1;
