@@ -107,9 +107,11 @@ module simty_link_engine_tb #(
     .waddr_i(copy_busy ? m_waddr[15:2] : addr_i[15:2]),
     .wdata_i(copy_busy ? m_wdata : wdata_i)
   );
+  // DATA reads every cycle, as simty_soc's banks do: each master must
+  // take its read data the cycle after its read.
   simty_ram_be #(.WORDS(16384)) u_data (
     .clk_i(clk_i),
-    .re_i(data_busy_i | (cpu_data & cpu_read) | (m_re & ~m_rcode)),
+    .re_i(1'b1),
     .raddr_i(data_busy_i ? 14'd7 : copy_busy ? m_raddr[15:2] : addr_i[15:2]),
     .rdata_o(data_rdata),
     .we_i(cpu_data ? wstrb_i : (m_wcode ? 4'd0 : m_we)),
