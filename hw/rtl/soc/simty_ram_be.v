@@ -32,9 +32,10 @@ module simty_ram_be #(
   input  wire [ABITS-1:0] waddr_i,
   input  wire [31:0]      wdata_i
 );
-  // The SoC never reads a word in the cycle it is written (the arbiter
-  // gives each cycle to one master; with WREG the pending write's bytes
-  // come from its register), so Yosys need not build the read-during-write
+  // The SoC never uses a read of a word in the cycle it is written (the
+  // arbiter gives each cycle to one master, which does not look at the
+  // read data of its own write; with WREG the pending write's bytes come
+  // from its register), so Yosys need not build the read-during-write
   // bypass it otherwise adds (about 40 LUTs and 75 flops a RAM on iCE40).
   (* no_rw_check *)
   reg [31:0] mem_q [0:WORDS-1];

@@ -228,16 +228,16 @@ module simty_soc #(
   wire        cpu_fetch, cpu_dnext;
   wire [31:0] cpu_daddr;
   reg dhit_fw_q, dhit_code_q, dhit_data_q, dhit_mmio_q, dhit_linkreg_q, dhit_linkbuf_q;
+  // The MMIO window's lower half holds the registers (0x100..0x1FF the
+  // link engine's), its upper half LINKBUF.
+  wire d_mmio = cpu_daddr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0};
   always @(posedge clk_i) begin
     if (cpu_dnext) begin
       dhit_fw_q <= (cpu_daddr & ~(FW_SIZE_W - 32'd1)) == SIMTY_FW_BASE;
       dhit_code_q <= (cpu_daddr & ~(CODE_SIZE - 32'd1)) == SIMTY_CODE_BASE;
       dhit_data_q <= (cpu_daddr & ~(DATA_SIZE - 32'd1)) == SIMTY_DATA_BASE;
-      // The MMIO window's lower half holds the registers (0x100..0x1FF
-      // the link engine's), its upper half LINKBUF.
-      dhit_mmio_q <= cpu_daddr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0};
-      dhit_linkreg_q <= (cpu_daddr[31:15] == {SIMTY_MMIO_BASE[31:16], 1'b0}) &
-                        (cpu_daddr[14:8] == 7'd1);
+      dhit_mmio_q <= d_mmio;
+      dhit_linkreg_q <= d_mmio & (cpu_daddr[14:8] == 7'd1);
       dhit_linkbuf_q <= cpu_daddr[31:15] == SIMTY_LINKBUF_BASE[31:15];
     end
   end

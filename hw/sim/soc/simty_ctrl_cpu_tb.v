@@ -36,6 +36,7 @@ module simty_ctrl_cpu_tb (
   reg  [31:0] bus_rdata_q;
   reg         bus_ready_q;
   wire        bus_fetch, bus_dnext;
+  reg         fetch_q;   // the request being answered is a fetch
   wire [31:0] bus_daddr;
   wire        trap;
   wire [2:0]  trap_cause;
@@ -45,19 +46,22 @@ module simty_ctrl_cpu_tb (
   simty_ctrl_cpu #(.FETCH_BASE(32'h0000_0000), .FETCH_LOG2(16)) u_cpu (
     .clk_i(clk_i), .rst_i(rst),
     .bus_valid_o(bus_valid), .bus_addr_o(bus_addr), .bus_wstrb_o(bus_wstrb),
-    .bus_wdata_o(bus_wdata), .bus_rdata_i(bus_rdata_q),
+    .bus_wdata_o(bus_wdata), .bus_rdata_i(fetch_q ? 32'hDEADBEEF : bus_rdata_q),
     .bus_ready_i(bus_ready_q),
     .bus_fetch_o(bus_fetch), .bus_dnext_o(bus_dnext), .bus_daddr_o(bus_daddr),
-    .fetch_rdata_i(bus_rdata_q),
+    .fetch_rdata_i(fetch_q ? bus_rdata_q : 32'hDEADBEEF),
     .trap_o(trap), .trap_cause_o(trap_cause), .trap_pc_o(trap_pc)
   );
 
   // The SoC decodes a load or store's target from the address given the
   // cycle before (bus_daddr while bus_dnext): every request that is not
-  // a fetch must be at that address.
+  // a fetch must be at that address. As in the SoC, a fetch's data goes
+  // only to fetch_rdata_i and a load's only to bus_rdata_i (the other
+  // gets garbage), so a request flagged wrongly breaks the programs.
   reg [31:0] daddr_q;
   always @(posedge clk_i) begin
     if (bus_dnext) daddr_q <= bus_daddr;
+    if (bus_valid && !bus_ready_q) fetch_q <= bus_fetch;
     if (!rst && bus_valid && !bus_fetch && bus_addr[31:2] != daddr_q[31:2]) begin
       $display("FAIL: load or store at %08x, announced %08x", bus_addr, daddr_q);
       $finish;
