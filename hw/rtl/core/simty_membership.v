@@ -284,6 +284,8 @@ module simty_membership #(
                                                  s1[LANES +: PCW] != pnext_i));
   assign redir_pc_o = hold_i ? mb_pc_i : s1[LANES +: PCW];
 
+`include "simty_warp_onehot.vh"
+
   // ---- CCT and its sorter ----
   localparam [3:0] S_IDLE = 4'd0, S_INS_P = 4'd1, S_INS_L = 4'd2, S_INS = 4'd3,
                    S_PUT = 4'd4, S_COMP = 4'd5, S_REB_RD = 4'd6, S_REB_CMP = 4'd7,
@@ -332,18 +334,53 @@ module simty_membership #(
   wire [NB-1:0] n_sw   = n_q[sw_q];
   wire [SB-1:0] n_sw_s = n_sw[SB-1:0];
   wire [SB-1:0] top_s  = n_sw_s - ONE_S;
-  wire [SB-1:0] n_pk_s = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
-  assign h2s_ra = (st_q == S_IDLE) ? pick_w : sw_q;
+  assign h2s_ra = (st_q == S_IDLE) ? pk_w_q : sw_q;
   wire [SB-1:0] i_up   = i_q + ONE_S;
   wire [SB-1:0] i_dn   = i_q - ONE_S;
   wire [WARPS-1:0] jobs = ins_q | reb_q;
 
-  // Sorter picks the next warp with a job, round robin.
+  // The sorter's next job is chosen a cycle ahead and registered with
+  // what its first read needs (the warp, the kind of job, the slot), so an
+  // idle sorter's CCT and HCT2 read addresses start at flip-flops. The
+  // choice: round robin among the warps with a pending job, less the one
+  // being sorted (its job ends with the sort, so the choice made in a
+  // job's last cycle starts the next job in the cycle after); with none,
+  // the job the update queues in this cycle, whose slot MB knows (a job
+  // then starts the cycle after its update, as from the job flags). A
+  // warp with a job is blocked, so its count and flags hold still until
+  // the sorter takes it, but for a dispatch, which clears them: a choice
+  // whose job is gone is not started (pk_ok).
+  wire [WARPS-1:0] in_sort = `SIMTY_AT(st_q != S_IDLE, sw_q);
   wire                 pick_v;
   wire [WARP_BITS-1:0] pick_w;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (jobs), .last_i (rr_q), .valid_o (pick_v), .pick_o (pick_w)
+    .req_i (jobs & ~in_sort), .last_i (rr_q), .valid_o (pick_v), .pick_o (pick_w)
   );
+  wire [SB-1:0] n_pick = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
+  wire [SB-1:0] n_mb_s = n_mb[SB-1:0];
+  reg                 pk_v_q, pk_ins_q, pk_chain_q, pk_byp_q;
+  reg [WARP_BITS-1:0] pk_w_q;
+  reg [SB-1:0]        pk_slot_q;   // insert: slot n (the new path); else the top
+  always @(posedge clk_i) begin
+    if (rst_i) pk_v_q <= 1'b0;
+    else pk_v_q <= pick_v || ins || rebal;
+    if (pick_v) begin
+      pk_w_q     <= pick_w;
+      pk_ins_q   <= ins_q[pick_w];
+      pk_chain_q <= ins_q[pick_w] && reb_q[pick_w];
+      pk_slot_q  <= ins_q[pick_w] ? n_pick : n_pick - ONE_S;
+      pk_byp_q   <= 1'b0;
+    end else begin
+      // the new path is written from MB's push register in the cycle the
+      // sorter reads it: it is taken from there (byp)
+      pk_w_q     <= mb_warp_i;
+      pk_ins_q   <= ins;
+      pk_chain_q <= ins && rebal;
+      pk_slot_q  <= ins ? n_mb_s : n_mb_s - ONE_S;
+      pk_byp_q   <= ins;
+    end
+  end
+  wire pk_ok = pk_v_q && jobs[pk_w_q];
 
   // Port owners: the MB update first, then dispatch, then the sorter.
   wire upd_we  = commit_i;
@@ -393,23 +430,16 @@ module simty_membership #(
     smerge_r = 1'b0;
     h2w      = 1'b0;
     case (st_q)
-      // A picked warp's first read is issued at once: its path at slot n
-      // (insert) or its top (rebalance; HCT2 is read at pick_w too).
-      S_IDLE: if (pick_v) begin
-        sw_d    = pick_w;
-        chain_d = ins_q[pick_w] && reb_q[pick_w];
+      // A chosen warp's first read is issued at once: its path at slot n
+      // (insert) or its top (rebalance; HCT2 is read at pk_w_q too).
+      S_IDLE: if (pk_ok) begin
+        sw_d    = pk_w_q;
+        chain_d = pk_chain_q;
         e_re    = 1'b1;
-        if (ins_q[pick_w]) begin
-          // the path may still be in MB's registered push (written at
-          // the end of this cycle): then it is taken from there
-          e_ra  = {pick_w, n_pk_s};
-          p_d   = push_d_q;
-          byp_d = push_q && push_a_q == {pick_w, n_pk_s};
-          st_d  = S_INS_L;
-        end else begin
-          e_ra = {pick_w, n_pk_s - ONE_S};
-          st_d = S_REB_CMP;
-        end
+        e_ra    = {pk_w_q, pk_slot_q};
+        p_d     = push_d_q;
+        byp_d   = pk_byp_q;
+        st_d    = pk_ins_q ? S_INS_L : S_REB_CMP;
       end
       // insert: the new path sits at slot n, above the n sorted entries
       S_INS_P: begin
@@ -590,7 +620,7 @@ module simty_membership #(
       // core's dispatch input: the simulator evaluates it once a cycle.
       if (!e_stall)
         st_q <= h2_wait ? S_REB_H2WR : st_d;
-      if (st_q == S_IDLE && pick_v) rr_q <= pick_w;
+      if (st_q == S_IDLE && pk_ok) rr_q <= pk_w_q;
     end
     if (!e_stall) begin
       sw_q    <= sw_d;
@@ -609,7 +639,6 @@ module simty_membership #(
   // settle: set when HCT2 is written at the end of a rebalance; the job
   // ends one cycle after, so that no instruction validates against a
   // read that missed the write.
-`include "simty_warp_onehot.vh"
   wire [WARPS-1:0] d_at   = `SIMTY_AT(disp_go, disp_warp_i);
   wire [WARPS-1:0] m_at   = `SIMTY_AT(commit_i, mb_warp_i);
   wire [WARPS-1:0] s_done = `SIMTY_AT(done, sw_q);
