@@ -73,9 +73,14 @@ module simty_ctrl_cpu #(
   // address is known a cycle before its request: bus_daddr_o in the
   // cycle bus_dnext_o is high; the next request that is not a fetch is
   // at that address (when that cycle's instruction is a load or store).
+  // bus_maddr_o is that address from a register: equal to bus_addr_o
+  // whenever a request that is not a fetch is presented, without the
+  // fetch address's select, for the slaves that take only loads and
+  // stores.
   output wire        bus_fetch_o,
   output wire        bus_dnext_o,
   output wire [31:0] bus_daddr_o,
+  output wire [31:0] bus_maddr_o,
   // The instruction memory's read data, valid when a fetch's ready is.
   input  wire [31:0] fetch_rdata_i,
 
@@ -401,6 +406,7 @@ module simty_ctrl_cpu #(
   assign bus_fetch_o = (state_q != S_MEM);
   assign bus_dnext_o = state_q == S_EXEC;
   assign bus_daddr_o = sum[31:0];
+  assign bus_maddr_o = {addr_q[31:2], 2'b00};
   assign bus_wstrb_o = (is_store & (state_q == S_MEM)) ? store_strb : 4'b0000;
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;

@@ -74,8 +74,14 @@ module simty_link_engine #(
   output reg  [31:0] reg_rdata_o,
   output wire        enable_o,     // LINK_CTRL.ENABLE: the engine owns the FIFOs
 
-  // Controller port to LINKBUF (one cycle, data the next); the SoC
-  // presents it only while copy_busy_o is low.
+  // Controller port to LINKBUF (one cycle, data the next). lb_sel_i:
+  // the controller presents an access (from the SoC's registers, from
+  // before its grant until its ready cycle; never while copy_busy_o): it
+  // selects the port's address and data and holds the engine's own RX
+  // and TX accesses back. lb_req_i, the grant (high in one cycle of
+  // lb_sel_i), only enables the read or write, so the SoC's grant logic
+  // ends at the RAM's enables, not at its address.
+  input  wire        lb_sel_i,
   input  wire        lb_req_i,
   input  wire [14:0] lb_addr_i,    // byte offset in the window (word aligned)
   input  wire [3:0]  lb_wstrb_i,
@@ -164,8 +170,9 @@ module simty_link_engine #(
 
   // ---------------------------------------------------------- RAM ports
   // Requests of the masters; the muxes below pick by priority.
-  wire        cpu_rd = lb_req_i & (lb_wstrb_i == 4'd0);
-  wire        cpu_wr = lb_req_i & (lb_wstrb_i != 4'd0);
+  wire        cpu_rsel = lb_sel_i & (lb_wstrb_i == 4'd0);
+  wire        cpu_wsel = lb_sel_i & (lb_wstrb_i != 4'd0);
+  wire        cpu_rd = lb_req_i & cpu_rsel;
   wire        cp_lb_rd, cp_lb_wr;
   wire [14:0] cp_lb_raddr, cp_lb_waddr;
   wire [3:0]  cp_lb_we;
@@ -177,22 +184,22 @@ module simty_link_engine #(
   wire [14:0] tx_raddr, tx_waddr;
   wire [7:0]  tx_wbyte;
 
-  wire rx_wr_ok = ~cpu_wr & ~cp_lb_wr;
+  wire rx_wr_ok = ~cpu_wsel & ~cp_lb_wr;
   wire tx_wr_ok = rx_wr_ok & ~rx_wr;
-  wire tx_rd_ok = ~cpu_rd & ~cp_lb_rd;
+  wire tx_rd_ok = ~cpu_rsel & ~cp_lb_rd;
 
   // Byte addresses; the RAM takes the word index.
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [14:0] raddr = cpu_rd ? lb_addr_i : cp_lb_rd ? cp_lb_raddr : tx_raddr;
+  wire [14:0] raddr = cpu_rsel ? lb_addr_i : cp_lb_rd ? cp_lb_raddr : tx_raddr;
   wire        re = cpu_rd | cp_lb_rd | tx_rd;
   reg  [14:0] waddr;
   /* verilator lint_on UNUSEDSIGNAL */
   reg  [3:0]  we;
   reg  [31:0] wdata;
   always @* begin
-    if (cpu_wr) begin
+    if (cpu_wsel) begin
       waddr = lb_addr_i;
-      we = lb_wstrb_i;
+      we = lb_req_i ? lb_wstrb_i : 4'd0;
       wdata = lb_wdata_i;
     end else if (cp_lb_wr) begin
       waddr = cp_lb_waddr;

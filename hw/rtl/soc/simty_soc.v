@@ -115,7 +115,10 @@ module simty_soc #(
 
   // ---- Controller ----
   wire        cpu_valid;
-  wire [31:0] cpu_addr;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] cpu_addr;    // the request's address (FW: fetches, loads, stores)
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [31:0] cpu_maddr;   // a load or store's, from a register (the other slaves)
   wire [3:0]  cpu_wstrb;
   wire [31:0] cpu_wdata;
   reg  [31:0] cpu_rdata;
@@ -131,6 +134,7 @@ module simty_soc #(
     .bus_valid_o(cpu_valid), .bus_addr_o(cpu_addr), .bus_wstrb_o(cpu_wstrb),
     .bus_wdata_o(cpu_wdata), .bus_rdata_i(cpu_rdata), .bus_ready_i(cpu_ready),
     .bus_fetch_o(cpu_fetch), .bus_dnext_o(cpu_dnext), .bus_daddr_o(cpu_daddr),
+    .bus_maddr_o(cpu_maddr),
     .fetch_rdata_i(fw_rdata),
     .trap_o(ctrl_trap_o), .trap_cause_o(ctrl_trap_cause_o),
     .trap_pc_o(ctrl_trap_pc_o)
@@ -224,7 +228,11 @@ module simty_soc #(
   // controller, touching nothing); a load or store's regions are
   // decoded from its address the cycle before its request (cpu_daddr,
   // while cpu_dnext) and registered, so the grant, the RAM enables and
-  // the slaves' requests wait for no address compare.
+  // the slaves' requests wait for no address compare. Only loads and
+  // stores reach the slaves other than FW: they take the address from
+  // the controller's register (cpu_maddr), not through the fetch
+  // address's select, and LINKBUF's port multiplexers follow the
+  // registered hit (lb_sel_i), the grant only enabling its access.
   wire        cpu_fetch, cpu_dnext;
   wire [31:0] cpu_daddr;
   reg dhit_fw_q, dhit_code_q, dhit_data_q, dhit_mmio_q, dhit_linkreg_q, dhit_linkbuf_q;
@@ -270,12 +278,12 @@ module simty_soc #(
   wire [LANE_BITS:0] cpu_bank;
   generate
     if (LANES > 1) begin : gen_bank
-      assign cpu_bank = {1'b0, cpu_addr[2 +: LANE_BITS]};
+      assign cpu_bank = {1'b0, cpu_maddr[2 +: LANE_BITS]};
     end else begin : gen_one_bank
       assign cpu_bank = 1'b0;
     end
   endgenerate
-  assign cpu_row = cpu_addr >> (2 + LANE_BITS);
+  assign cpu_row = cpu_maddr >> (2 + LANE_BITS);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -320,10 +328,10 @@ module simty_soc #(
     .clk_i(clk_i),
     .re_i(imem_en | (cpu_code & cpu_read) | m_code_re),
     .raddr_i(imem_en ? imem_addr[CODE_AW+1:2] :
-             copy_busy ? m_raddr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
+             copy_busy ? m_raddr[CODE_AW+1:2] : cpu_maddr[CODE_AW+1:2]),
     .rdata_o(code_rdata),
     .we_i(cpu_code ? cpu_wstrb : m_code_we),
-    .waddr_i(copy_busy ? m_waddr[CODE_AW+1:2] : cpu_addr[CODE_AW+1:2]),
+    .waddr_i(copy_busy ? m_waddr[CODE_AW+1:2] : cpu_maddr[CODE_AW+1:2]),
     .wdata_i(copy_busy ? m_wdata : cpu_wdata)
   );
   assign imem_rdata = code_rdata;
@@ -436,7 +444,7 @@ module simty_soc #(
                 (EXT_ZICNTR != 0 ? 32'd4 : 32'd0) | (XBAR != 0 ? 32'h100 : 32'd0))
   ) u_mmio (
     .clk_i(clk_i), .rst_i(rst_i),
-    .req_i(grant & hit_mmio), .addr_i(cpu_addr[15:2]), .wstrb_i(cpu_wstrb),
+    .req_i(grant & hit_mmio), .addr_i(cpu_maddr[15:2]), .wstrb_i(cpu_wstrb),
     .wdata_i(cpu_wdata), .rdata_o(mmio_rdata), .wait_o(mmio_wait),
     .core_rst_o(core_rst), .core_idle_i(core_idle), .halt_o(halt),
     .active_o(active),
@@ -470,9 +478,10 @@ module simty_soc #(
         .CODE_SIZE(CODE_SIZE), .DATA_SIZE(DATA_SIZE)
       ) u_engine (
         .clk_i(clk_i), .rst_i(rst_i),
-        .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_addr[7:0]), .reg_wstrb_i(cpu_wstrb),
+        .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_maddr[7:0]), .reg_wstrb_i(cpu_wstrb),
         .reg_wdata_i(cpu_wdata), .reg_rdata_o(linkreg_rdata), .enable_o(link_enable),
-        .lb_req_i(grant & hit_linkbuf), .lb_addr_i({cpu_addr[14:2], 2'b00}),
+        .lb_sel_i(hit_linkbuf & ~copy_busy), .lb_req_i(grant & hit_linkbuf),
+        .lb_addr_i({cpu_maddr[14:2], 2'b00}),
         .lb_wstrb_i(cpu_wstrb), .lb_wdata_i(cpu_wdata), .lb_rdata_o(linkbuf_rdata),
         .copy_busy_o(copy_busy),
         .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_rx_pop),

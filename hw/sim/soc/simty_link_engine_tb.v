@@ -125,7 +125,7 @@ module simty_link_engine_tb #(
     .clk_i(clk_i), .rst_i(rst_i),
     .reg_req_i(grant & hit_reg), .reg_addr_i(addr_i[7:0]), .reg_wstrb_i(wstrb_i),
     .reg_wdata_i(wdata_i), .reg_rdata_o(reg_rdata), .enable_o(enable),
-    .lb_req_i(grant & hit_lb), .lb_addr_i({addr_i[14:2], 2'b00}), .lb_wstrb_i(wstrb_i),
+    .lb_sel_i(req_i & hit_lb & ~copy_busy), .lb_req_i(grant & hit_lb), .lb_addr_i({addr_i[14:2], 2'b00}), .lb_wstrb_i(wstrb_i),
     .lb_wdata_i(wdata_i), .lb_rdata_o(lb_rdata), .copy_busy_o(copy_busy),
     .rx_valid_i(rx_valid), .rx_data_i(rx_data), .rx_pop_o(eng_pop),
     .tx_push_o(eng_push), .tx_data_o(eng_tx_data), .tx_full_i(tx_full),
