@@ -76,11 +76,11 @@ module simty_link_engine #(
 
   // Controller port to LINKBUF (one cycle, data the next). lb_sel_i:
   // the controller presents an access (from the SoC's registers, from
-  // before its grant until its ready cycle; never while copy_busy_o): it
-  // selects the port's address and data and holds the engine's own RX
-  // and TX accesses back. lb_req_i, the grant (high in one cycle of
-  // lb_sel_i), only enables the read or write, so the SoC's grant logic
-  // ends at the RAM's enables, not at its address.
+  // before its grant until its ready cycle): outside a copy it selects
+  // the port's address and data and holds the engine's own RX and TX
+  // accesses back. lb_req_i, the grant (high in one cycle of lb_sel_i,
+  // never while copy_busy_o), only enables the read or write, so the
+  // SoC's grant logic ends at the RAM's enables, not at its address.
   input  wire        lb_sel_i,
   input  wire        lb_req_i,
   input  wire [14:0] lb_addr_i,    // byte offset in the window (word aligned)
@@ -170,8 +170,11 @@ module simty_link_engine #(
 
   // ---------------------------------------------------------- RAM ports
   // Requests of the masters; the muxes below pick by priority.
-  wire        cpu_rsel = lb_sel_i & (lb_wstrb_i == 4'd0);
-  wire        cpu_wsel = lb_sel_i & (lb_wstrb_i != 4'd0);
+  // (the copy owns the port while it runs; the controller then waits)
+  wire        copy_busy;
+  wire        cpu_sel = lb_sel_i & ~copy_busy;
+  wire        cpu_rsel = cpu_sel & (lb_wstrb_i == 4'd0);
+  wire        cpu_wsel = cpu_sel & (lb_wstrb_i != 4'd0);
   wire        cpu_rd = lb_req_i & cpu_rsel;
   wire        cp_lb_rd, cp_lb_wr;
   wire [14:0] cp_lb_raddr, cp_lb_waddr;
@@ -559,7 +562,7 @@ module simty_link_engine #(
   reg [3:0]  w_be_q, s_be_q;
 
   // From flops through one LUT: the SoC's grant and memory selects use it.
-  wire copy_busy = c_nz_q | pend_q | wv_q;
+  assign copy_busy = c_nz_q | pend_q | wv_q;
   assign copy_busy_o = copy_busy;
 
   // The step at the current addresses.

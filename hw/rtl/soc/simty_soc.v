@@ -480,7 +480,7 @@ module simty_soc #(
         .clk_i(clk_i), .rst_i(rst_i),
         .reg_req_i(grant & hit_linkreg), .reg_addr_i(cpu_maddr[7:0]), .reg_wstrb_i(cpu_wstrb),
         .reg_wdata_i(cpu_wdata), .reg_rdata_o(linkreg_rdata), .enable_o(link_enable),
-        .lb_sel_i(hit_linkbuf & ~copy_busy), .lb_req_i(grant & hit_linkbuf),
+        .lb_sel_i(hit_linkbuf), .lb_req_i(grant & hit_linkbuf),
         .lb_addr_i({cpu_maddr[14:2], 2'b00}),
         .lb_wstrb_i(cpu_wstrb), .lb_wdata_i(cpu_wdata), .lb_rdata_o(linkbuf_rdata),
         .copy_busy_o(copy_busy),
