@@ -302,11 +302,14 @@ module simty_core #(
   wire [LANES-1:0]     ga_mask;
   wire                 disp_bubble;  // no issue: MB free for a dispatch
   wire [WARPS-1:0]     sched_ready;  // simty_ctrl
+  wire                 sched_hold;
+  wire [WARPS-1:0]     issue_at;
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
     .ready_i      (sched_ready),
+    .hold_i       (sched_hold),
     .ib_valid_i   (ib_valid),
     .ib_rs1_i     (ib_rs1),
     .ib_rs2_i     (ib_rs2),
@@ -323,6 +326,7 @@ module simty_core #(
     .ex_wr_i      (ex_wr),
     .ex_rd_i      (ex_rd),
     .issue_o      (issue),
+    .issue_at_o   (issue_at),
     .issue_warp_o (issue_warp)
   );
 
@@ -825,8 +829,8 @@ module simty_core #(
     .ga_warp_i     (ga_warp),
     .wb_any_i      (wb_any),
     .wb_warp_i     (wb_warp),
-    .issue_i       (issue),
     .issue_warp_i  (issue_warp),
+    .issue_at_i    (issue_at),
     .ib_isdiv_i    (ib_isdiv),
     .ib_isamo_i    (ib_isamo),
     .exec_ok_i     (exec_ok),
@@ -849,6 +853,7 @@ module simty_core #(
     .fetch_elig_o  (fetch_elig),
     .ib_flush_o    (ib_flush),
     .sched_ready_o (sched_ready),
+    .sched_hold_o  (sched_hold),
     .idle_o        (idle_o)
   );
   assign warp_busy_o = busy_q;

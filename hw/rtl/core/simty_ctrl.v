@@ -2,7 +2,8 @@
 // simty_ctrl: the core's warp and issue control. Per warp: busy from
 // dispatch until its threads have ended and its instructions drained
 // (busy_q, ended_q); which warps fetch (fetch_live_o, fetch_elig_o) and
-// may issue (sched_ready_o); the instruction buffer flush (a redirect or
+// may issue (sched_ready_o) and the cycles in which none does
+// (sched_hold_o); the instruction buffer flush (a redirect or
 // a dispatch). The issue rules of the divide (M) and the atomic unit (A),
 // with their tokens, and the cycles in which their results take GA. The
 // core is idle when no stage holds an instruction and no unit works.
@@ -43,8 +44,8 @@ module simty_ctrl #(
   input  wire [WARP_BITS-1:0]  wb_warp_i,
 
   // Issue
-  input  wire                  issue_i,
   input  wire [WARP_BITS-1:0]  issue_warp_i,
+  input  wire [WARPS-1:0]      issue_at_i,    // the issuing warp, one-hot
   input  wire [WARPS-1:0]      ib_isdiv_i,    // the buffered instruction divides
   input  wire [WARPS-1:0]      ib_isamo_i,    // ... is an atomic
 
@@ -74,6 +75,7 @@ module simty_ctrl #(
   output wire [WARPS-1:0]      fetch_elig_o,
   output wire [WARPS-1:0]      ib_flush_o,
   output wire [WARPS-1:0]      sched_ready_o,
+  output wire                  sched_hold_o,
   output wire                  idle_o
 );
   // Per-warp flags as WARPS-wide vectors: a stage holding warp x
@@ -111,10 +113,14 @@ module simty_ctrl #(
     end
   end
 
+  // Per warp rules go to the scheduler's requests; the cycles in which
+  // no warp issues (a fault, a halt, a dispatch bubble, a result slot for
+  // the divide or the atomic unit) to its hold.
   wire [WARPS-1:0] div_block;    // M: divide issue rule
   wire [WARPS-1:0] amo_block;    // A: atomic issue rule
-  assign sched_ready_o = busy_q & ~ended_q & ~blocked_i & ~div_block & ~amo_block &
-                         {WARPS{!fault_i && !halt_i && !disp_bubble_i}};
+  wire             div_hold, amo_hold;
+  assign sched_ready_o = busy_q & ~ended_q & ~blocked_i & ~div_block & ~amo_block;
+  assign sched_hold_o  = fault_i || halt_i || disp_bubble_i || div_hold || amo_hold;
 
   assign idle_o = !rr1_valid_i && !rr2_valid_i && !ex_valid_i && !mb_valid_i &&
                   !ga_any_i && !wb_any_i && !sorter_busy_i && !vclass_busy_i &&
@@ -140,6 +146,7 @@ module simty_ctrl #(
   // ------------------------------------------------------------------
   generate
     if (EXT_M != 0) begin : gen_div
+      wire                issue_div = (issue_at_i & ib_isdiv_i) != {WARPS{1'b0}};
       reg                 dv_tok_q;
       reg [WARP_BITS-1:0] dv_tok_warp_q;
       reg                 dv_done_q;
@@ -148,18 +155,19 @@ module simty_ctrl #(
           dv_tok_q  <= 1'b0;
           dv_done_q <= 1'b0;
         end else begin
-          if (issue_i && ib_isdiv_i[issue_warp_i]) dv_tok_q <= 1'b1;
+          if (issue_div) dv_tok_q <= 1'b1;
           else if ((mb_valid_i && mb_div_i && !exec_ok_i) || dv_inject_o) dv_tok_q <= 1'b0;
           dv_done_q <= dv_done_i;
         end
-        if (issue_i && ib_isdiv_i[issue_warp_i]) dv_tok_warp_q <= issue_warp_i;
+        if (issue_div) dv_tok_warp_q <= issue_warp_i;
       end
-      wire bubble = dv_done_i && !dv_done_q;
-      assign div_block = (dv_tok_q ? (ib_isdiv_i | `SIMTY_AT(1'b1, dv_tok_warp_q)) :
-                                     {WARPS{1'b0}}) | {WARPS{bubble}};
+      assign div_block = dv_tok_q ? (ib_isdiv_i | `SIMTY_AT(1'b1, dv_tok_warp_q)) :
+                                    {WARPS{1'b0}};
+      assign div_hold  = dv_done_i && !dv_done_q;
       assign dv_inject_o = dv_done_i && !mb_valid_i;
     end else begin : gen_no_div
       assign div_block   = {WARPS{1'b0}};
+      assign div_hold    = 1'b0;
       assign dv_inject_o = 1'b0;
       wire unused_div = &{1'b0, mb_div_i, ib_isdiv_i, dv_done_i};
     end
@@ -181,26 +189,29 @@ module simty_ctrl #(
   // ------------------------------------------------------------------
   generate
     if (EXT_A != 0) begin : gen_amo
+      wire                issue_amo = (issue_at_i & ib_isamo_i) != {WARPS{1'b0}};
       reg                 am_tok_q;
       reg [WARP_BITS-1:0] am_tok_warp_q;
       always @(posedge clk_i) begin
         if (rst_i) am_tok_q <= 1'b0;
-        else if (issue_i && ib_isamo_i[issue_warp_i]) am_tok_q <= 1'b1;
+        else if (issue_amo) am_tok_q <= 1'b1;
         else if ((mb_valid_i && mb_amoc_i && !exec_ok_i) || am_inject_o) am_tok_q <= 1'b0;
-        if (issue_i && ib_isamo_i[issue_warp_i]) am_tok_warp_q <= issue_warp_i;
+        if (issue_amo) am_tok_warp_q <= issue_warp_i;
       end
-      assign amo_block = (am_tok_q ? (ib_isamo_i | `SIMTY_AT(1'b1, am_tok_warp_q)) :
-                                     {WARPS{1'b0}}) | {WARPS{am_done_i}};
+      assign amo_block = am_tok_q ? (ib_isamo_i | `SIMTY_AT(1'b1, am_tok_warp_q)) :
+                                    {WARPS{1'b0}};
+      assign amo_hold  = am_done_i;
       assign am_inject_o = am_done_i && !mb_valid_i && !dv_inject_o;
     end else begin : gen_no_amo
       assign amo_block   = {WARPS{1'b0}};
+      assign amo_hold    = 1'b0;
       assign am_inject_o = 1'b0;
       wire unused_amo = &{1'b0, mb_amoc_i, ib_isamo_i, am_done_i};
     end
   endgenerate
   generate
     if (EXT_M == 0 && EXT_A == 0) begin : gen_no_tok
-      wire unused_issue = &{1'b0, issue_i, issue_warp_i, exec_ok_i};
+      wire unused_issue = &{1'b0, issue_at_i, issue_warp_i, exec_ok_i};
     end
   endgenerate
 endmodule

@@ -68,8 +68,9 @@ module simty_fetch_steer #(
   wire [WARPS-1:0]     fs_at  = `SIMTY_AT(fs_valid_o, fs_warp_o);
   wire                 rr_valid;
   wire [WARP_BITS-1:0] rr_warp;
+  wire [WARPS-1:0] unused_rr_at;   // the pick as an index only
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (elig_i & ~fs_at), .last_i (last_d), .valid_o (rr_valid), .pick_o (rr_warp)
+    .req_i (elig_i & ~fs_at), .last_i (last_d), .valid_o (rr_valid), .grant_o (unused_rr_at), .pick_o (rr_warp)
   );
 
   wire [PCW-1:0] new_pc    = disp_valid_i ? disp_pc_i : redir_pc_i;

@@ -353,8 +353,9 @@ module simty_membership #(
   wire [WARPS-1:0] in_sort = `SIMTY_AT(st_q != S_IDLE, sw_q);
   wire                 pick_v;
   wire [WARP_BITS-1:0] pick_w;
+  wire [WARPS-1:0] unused_pick_at;   // the pick as an index only
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (jobs & ~in_sort), .last_i (rr_q), .valid_o (pick_v), .pick_o (pick_w)
+    .req_i (jobs & ~in_sort), .last_i (rr_q), .valid_o (pick_v), .grant_o (unused_pick_at), .pick_o (pick_w)
   );
   wire [SB-1:0] n_pick = n_q[pick_w][SB-1:0];   // (at most LANES - 2)
   wire [SB-1:0] n_mb_s = n_mb[SB-1:0];

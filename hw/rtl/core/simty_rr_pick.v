@@ -17,6 +17,7 @@ module simty_rr_pick #(
   input  wire [N-1:0] req_i,
   input  wire [B-1:0] last_i,
   output wire         valid_o,
+  output wire [N-1:0] grant_o,       // the pick, one-hot (zero when none)
   output wire [B-1:0] pick_o
 );
 
@@ -36,6 +37,7 @@ module simty_rr_pick #(
   wire [N-1:0] first = pool & (~pool + ONE);   // lowest set bit
 
   assign valid_o = req_i != {N{1'b0}};
+  assign grant_o = first;
   genvar b;
   generate
     for (b = 0; b < B; b = b + 1) begin : gen_bit

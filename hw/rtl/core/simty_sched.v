@@ -2,7 +2,9 @@
 // simty_sched: pipeline stage 4, the scheduler. Qualifies the warps whose
 // buffered instruction can issue (dependencies on older in-flight
 // instructions of the same warp, a warp never in two adjacent stages) and
-// selects one round robin.
+// selects one round robin. A hold (a cycle in which no warp issues)
+// applies to the pick, not to the requests: the same warp would be picked
+// either way, and the pick's long path does not wait for it.
 `default_nettype none
 
 module simty_sched #(
@@ -12,6 +14,7 @@ module simty_sched #(
   input  wire                  clk_i,
   input  wire                  rst_i,
   input  wire [WARPS-1:0]      ready_i,    // warp may run (not blocked)
+  input  wire                  hold_i,     // no warp issues this cycle
   input  wire [WARPS-1:0]      ib_valid_i,
   input  wire [WARPS*5-1:0]    ib_rs1_i,
   input  wire [WARPS*5-1:0]    ib_rs2_i,
@@ -29,6 +32,7 @@ module simty_sched #(
   input  wire                  ex_wr_i,
   input  wire [4:0]            ex_rd_i,
   output wire                  issue_o,
+  output wire [WARPS-1:0]      issue_at_o, // the issuing warp, one-hot
   output wire [WARP_BITS-1:0]  issue_warp_o
 );
 
@@ -65,9 +69,14 @@ module simty_sched #(
     (at_ex  & ((ib_use1_i & e1_ex)  | (ib_use2_i & e2_ex)));
   wire [WARPS-1:0] can = ready_i & ib_valid_i & ~dep & ~at_rr1;
 
+  wire             pick_v;
+  wire [WARPS-1:0] pick_at;
   simty_rr_pick #(.N(WARPS), .B(WARP_BITS)) u_rr (
-    .req_i (can), .last_i (last_q), .valid_o (issue_o), .pick_o (issue_warp_o)
+    .req_i (can), .last_i (last_q), .valid_o (pick_v), .grant_o (pick_at),
+    .pick_o (issue_warp_o)
   );
+  assign issue_o    = pick_v && !hold_i;
+  assign issue_at_o = pick_at & {WARPS{!hold_i}};
 
   always @(posedge clk_i) begin
     if (rst_i) last_q <= {WARP_BITS{1'b0}};
