@@ -829,7 +829,6 @@ module simty_core #(
     .ga_warp_i     (ga_warp),
     .wb_any_i      (wb_any),
     .wb_warp_i     (wb_warp),
-    .issue_warp_i  (issue_warp),
     .issue_at_i    (issue_at),
     .ib_isdiv_i    (ib_isdiv),
     .ib_isamo_i    (ib_isamo),

@@ -44,7 +44,6 @@ module simty_ctrl #(
   input  wire [WARP_BITS-1:0]  wb_warp_i,
 
   // Issue
-  input  wire [WARP_BITS-1:0]  issue_warp_i,
   input  wire [WARPS-1:0]      issue_at_i,    // the issuing warp, one-hot
   input  wire [WARPS-1:0]      ib_isdiv_i,    // the buffered instruction divides
   input  wire [WARPS-1:0]      ib_isamo_i,    // ... is an atomic
@@ -148,7 +147,7 @@ module simty_ctrl #(
     if (EXT_M != 0) begin : gen_div
       wire                issue_div = (issue_at_i & ib_isdiv_i) != {WARPS{1'b0}};
       reg                 dv_tok_q;
-      reg [WARP_BITS-1:0] dv_tok_warp_q;
+      reg [WARPS-1:0]     dv_tok_at_q;   // the token's warp, one-hot
       reg                 dv_done_q;
       always @(posedge clk_i) begin
         if (rst_i) begin
@@ -159,9 +158,9 @@ module simty_ctrl #(
           else if ((mb_valid_i && mb_div_i && !exec_ok_i) || dv_inject_o) dv_tok_q <= 1'b0;
           dv_done_q <= dv_done_i;
         end
-        if (issue_div) dv_tok_warp_q <= issue_warp_i;
+        if (issue_div) dv_tok_at_q <= issue_at_i;
       end
-      assign div_block = dv_tok_q ? (ib_isdiv_i | `SIMTY_AT(1'b1, dv_tok_warp_q)) :
+      assign div_block = dv_tok_q ? (ib_isdiv_i | dv_tok_at_q) :
                                     {WARPS{1'b0}};
       assign div_hold  = dv_done_i && !dv_done_q;
       assign dv_inject_o = dv_done_i && !mb_valid_i;
@@ -191,14 +190,14 @@ module simty_ctrl #(
     if (EXT_A != 0) begin : gen_amo
       wire                issue_amo = (issue_at_i & ib_isamo_i) != {WARPS{1'b0}};
       reg                 am_tok_q;
-      reg [WARP_BITS-1:0] am_tok_warp_q;
+      reg [WARPS-1:0]     am_tok_at_q;   // the token's warp, one-hot
       always @(posedge clk_i) begin
         if (rst_i) am_tok_q <= 1'b0;
         else if (issue_amo) am_tok_q <= 1'b1;
         else if ((mb_valid_i && mb_amoc_i && !exec_ok_i) || am_inject_o) am_tok_q <= 1'b0;
-        if (issue_amo) am_tok_warp_q <= issue_warp_i;
+        if (issue_amo) am_tok_at_q <= issue_at_i;
       end
-      assign amo_block = am_tok_q ? (ib_isamo_i | `SIMTY_AT(1'b1, am_tok_warp_q)) :
+      assign amo_block = am_tok_q ? (ib_isamo_i | am_tok_at_q) :
                                     {WARPS{1'b0}};
       assign amo_hold  = am_done_i;
       assign am_inject_o = am_done_i && !mb_valid_i && !dv_inject_o;
@@ -211,7 +210,7 @@ module simty_ctrl #(
   endgenerate
   generate
     if (EXT_M == 0 && EXT_A == 0) begin : gen_no_tok
-      wire unused_issue = &{1'b0, issue_at_i, issue_warp_i, exec_ok_i};
+      wire unused_issue = &{1'b0, issue_at_i, exec_ok_i};
     end
   endgenerate
 endmodule
