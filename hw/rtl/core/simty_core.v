@@ -288,6 +288,8 @@ module simty_core #(
 
   wire                 rr1_valid;
   wire [WARP_BITS-1:0] rr1_warp;
+  wire [4:0]           rr1_rd;
+  wire                 rr1_wr;
   wire                 rr2_valid;
   wire [WARP_BITS-1:0] rr2_warp;
   wire [4:0]           rr2_rd;
@@ -315,16 +317,20 @@ module simty_core #(
     .ib_rs2_i     (ib_rs2),
     .ib_use1_i    (ib_use1),
     .ib_use2_i    (ib_use2),
+    .fill_i       (ibw_we),
+    .fill_warp_i  (ibw_warp),
+    .fill_rs1_i   (ibw_rs1),
+    .fill_rs2_i   (ibw_rs2),
+    .fill_use1_i  (ibw_use1),
+    .fill_use2_i  (ibw_use2),
     .rr1_valid_i  (rr1_valid),
     .rr1_warp_i   (rr1_warp),
+    .rr1_wr_i     (rr1_wr),
+    .rr1_rd_i     (rr1_rd),
     .rr2_valid_i  (rr2_valid),
     .rr2_warp_i   (rr2_warp),
     .rr2_wr_i     (rr2_wr),
     .rr2_rd_i     (rr2_rd),
-    .ex_valid_i   (ex_valid),
-    .ex_warp_i    (ex_warp),
-    .ex_wr_i      (ex_wr),
-    .ex_rd_i      (ex_rd),
     .issue_o      (issue),
     .issue_at_o   (issue_at),
     .issue_warp_o (issue_warp)
@@ -370,6 +376,8 @@ module simty_core #(
     .issue_wr_i      (ib_wr[issue_warp]),
     .rr1_valid_o     (rr1_valid),
     .rr1_warp_o      (rr1_warp),
+    .rr1_rd_o        (rr1_rd),
+    .rr1_wr_o        (rr1_wr),
     .rr2_valid_o     (rr2_valid),
     .rr2_warp_o      (rr2_warp),
     .rr2_rd_o        (rr2_rd),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // simty_gather: gather stage. Distributes the words of the line read from
-// data memory to the lanes and extracts and extends bytes and halfwords.
+// data memory to the lanes and places bytes and halfwords at bit 0; the
+// extension by sign or zero is applied after WB's register
+// (simty_writeback), from the sign given here.
 // With the full crossbar (XBAR = 0) a lane takes any word (its offset's
 // word bits select it: a LANES:1 multiplexer per lane); with the rotate
 // crossbar (XBAR = 1; docs/architecture.md 3, "Crossbar kind") lane l
@@ -17,19 +19,24 @@ module simty_gather #(
 ) (
   input  wire [32*LANES-1:0] line_i,
   input  wire [LS*LANES-1:0] off_i,        // byte offset in the line
-  input  wire [1:0]          size_i,
+  input  wire                half_i,       // a halfword load
   input  wire                uns_i,
   input  wire [LANE_BITS-1:0] rot_i,       // XBAR = 1: the rotation r
   input  wire [LANE_BITS-1:0] bword_i,     // the broadcast word w
   input  wire [LANES-1:0]    bc_i,         // per lane: takes word w
-  output reg  [32*LANES-1:0] data_o
+  output reg  [32*LANES-1:0] data_o,       // per lane, not extended
+  output reg  [LANES-1:0]    sign_o         // per lane, the extension bit
 );
 
   // Loads are naturally aligned (a misaligned one faults and never
   // writes), so a word load has offset 0 in its word and a halfword load
   // offset 0 or 2: the low byte is the byte at the offset for every size,
-  // bits 15:8 are the word's bits 15:8 or 31:24, and only the extension
-  // depends on the size. The sign is bit 7 of the byte at the offset
+  // bits 15:8 are the word's bits 15:8 or 31:24, bits 31:16 the word's,
+  // and only the extension depends on the size: data_o is the same for
+  // every size, and WB replaces bits 31:8 or 31:16 with sign_o after its
+  // register (the sign's fan-out to 24 bits a lane and the size select
+  // stay off the path from the data banks). The sign is bit 7 of the byte
+  // at the offset
   // (byte load) or at the offset + 1 (halfword load): with the full
   // crossbar it is selected from the whole line by one multiplexer whose
   // select comes from the registered offset and size, in parallel with
@@ -81,7 +88,7 @@ module simty_gather #(
   always @* begin
     for (l = 0; l < LANES; l = l + 1) begin
       off   = off_i[LS*l +: 2];
-      si    = off_i[LS*l +: SW] | {{(SW-1){1'b0}}, size_i[0]};
+      si    = off_i[LS*l +: SW] | {{(SW-1){1'b0}}, half_i};
       word  = words_x[32*l +: 32];
       case (off[1:0])
         2'd0: b0 = word[7:0];
@@ -92,8 +99,9 @@ module simty_gather #(
       b1  = off[1] ? word[31:24] : word[15:8];
       ext = !uns_i && ((XBAR == 0) ? line_i[8*si + 7] : word[8*si[1:0] + 7]);
       data_o[32*l +: 8]       = b0;
-      data_o[32*l + 8 +: 8]   = (size_i == 2'd0) ? {8{ext}} : b1;
-      data_o[32*l + 16 +: 16] = size_i[1] ? word[31:16] : {16{ext}};
+      data_o[32*l + 8 +: 8]   = b1;
+      data_o[32*l + 16 +: 16] = word[31:16];
+      sign_o[l]               = ext;
     end
   end
 

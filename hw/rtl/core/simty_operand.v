@@ -30,6 +30,8 @@ module simty_operand #(
   // Stage views
   output reg                    rr1_valid_o,
   output reg  [WARP_BITS-1:0]   rr1_warp_o,
+  output reg  [4:0]             rr1_rd_o,
+  output reg                    rr1_wr_o,
   output reg                    rr2_valid_o,
   output reg  [WARP_BITS-1:0]   rr2_warp_o,
   output reg  [4:0]             rr2_rd_o,
@@ -54,8 +56,8 @@ module simty_operand #(
 
   localparam integer BA = (WARPS > 1) ? WARP_BITS + 5 : 5;  // {warp, reg}
 
-  reg [4:0] rr1_rs1, rr1_rs2, rr1_rd;
-  reg       rr1_use1, rr1_wr;
+  reg [4:0] rr1_rs1, rr1_rs2;
+  reg       rr1_use1;
   reg [4:0] rr2_rs1, rr2_rs2;
   reg       rr1_use2, rr2_use1, rr2_use2;
 
@@ -70,17 +72,17 @@ module simty_operand #(
     rr1_warp_o  <= issue_warp_i;
     rr1_rs1     <= issue_rs1_i;
     rr1_rs2     <= issue_rs2_i;
-    rr1_rd      <= issue_rd_i;
+    rr1_rd_o    <= issue_rd_i;
     rr1_use1    <= issue_use1_i && issue_i;
     rr1_use2    <= issue_use2_i && issue_i;
-    rr1_wr      <= issue_wr_i;
+    rr1_wr_o    <= issue_wr_i;
     rr2_warp_o  <= rr1_warp_o;
     rr2_rs1     <= rr1_rs1;
     rr2_rs2     <= rr1_rs2;
-    rr2_rd_o    <= rr1_rd;
+    rr2_rd_o    <= rr1_rd_o;
     rr2_use1    <= rr1_use1 && rr1_valid_o;
     rr2_use2    <= rr1_use2 && rr1_valid_o;
-    rr2_wr_o    <= rr1_wr;
+    rr2_wr_o    <= rr1_wr_o;
   end
 
   // A register's address in the register file: {warp, register}. Both

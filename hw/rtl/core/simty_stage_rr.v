@@ -32,6 +32,8 @@ module simty_stage_rr #(
   // RR1, RR2
   output wire                   rr1_valid_o,
   output wire [WARP_BITS-1:0]   rr1_warp_o,
+  output wire [4:0]             rr1_rd_o,
+  output wire                   rr1_wr_o,
   output wire                   rr2_valid_o,
   output wire [WARP_BITS-1:0]   rr2_warp_o,
   output wire [4:0]             rr2_rd_o,
@@ -97,6 +99,8 @@ module simty_stage_rr #(
     .issue_wr_i   (issue_wr_i),
     .rr1_valid_o  (rr1_valid_o),
     .rr1_warp_o   (rr1_warp_o),
+    .rr1_rd_o     (rr1_rd_o),
+    .rr1_wr_o     (rr1_wr_o),
     .rr2_valid_o  (rr2_valid_o),
     .rr2_warp_o   (rr2_warp_o),
     .rr2_rd_o     (rr2_rd_o),

@@ -164,16 +164,18 @@ module simty_stage_wb #(
   endgenerate
 
   wire [32*LANES-1:0] gathered;
+  wire [LANES-1:0]    gathered_sign;
   simty_gather #(.LANES(LANES), .LS(LS), .LANE_BITS(LANE_BITS),
                  .XBAR(XBAR)) u_gather (
     .line_i  (dmem_rdata_i),
     .off_i   (ga_off_q),
-    .size_i  (ga_size_q),
+    .half_i  (ga_size_q[0]),
     .uns_i   (ga_uns_q),
     .rot_i   (ga_rot_q),
     .bword_i (ga_bword_q),
     .bc_i    (ga_bc_q),
-    .data_o  (gathered)
+    .data_o  (gathered),
+    .sign_o  (gathered_sign)
   );
 
   wire [32*LANES-1:0] ga_val = ga_load_q ? gathered : ga_res_q;
@@ -198,6 +200,9 @@ module simty_stage_wb #(
     .rd_i       (ga_rd_q),
     .mask_i     (ga_mask_q),
     .data_i     (ga_val),
+    .sign_i     (gathered_sign),
+    .xb_i       (ga_load_q && ga_size_q == 2'd0),
+    .xh_i       (ga_load_q && ga_size_q == 2'd1),
     .wb_we_o    (wb_we_o),
     .wb_warp_o  (wb_warp_o),
     .wb_rd_o    (wb_rd_o),

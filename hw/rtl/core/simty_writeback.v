@@ -9,6 +9,11 @@
 // whose bank read coincided with the write (a first operand at distance
 // 5, a second one at distance 4). Both bypasses are masked: only the lanes
 // that wrote.
+// A byte or halfword load's extension is applied after the register: WB
+// registers the gathered bytes as they are, each lane's sign and the
+// load's size, and wb_data_o is the extended value, one LUT level after
+// the flops (a gathered line comes late from block RAMs spread over the
+// die; the extension's fan-out and size select are cheaper here).
 `default_nettype none
 
 module simty_writeback #(
@@ -21,18 +26,35 @@ module simty_writeback #(
   input  wire [WARP_BITS-1:0]  warp_i,
   input  wire [4:0]            rd_i,
   input  wire [LANES-1:0]      mask_i,
-  input  wire [32*LANES-1:0]   data_i,
+  input  wire [32*LANES-1:0]   data_i,       // a load's: not extended
+  input  wire [LANES-1:0]      sign_i,       // a load's extension bit
+  input  wire                  xb_i,         // extend from bit 8 (lb, lbu)
+  input  wire                  xh_i,         // extend from bit 16 (lh, lhu)
   output reg                   wb_we_o,
   output reg  [WARP_BITS-1:0]  wb_warp_o,
   output reg  [4:0]            wb_rd_o,
   output reg  [LANES-1:0]      wb_mask_o,
-  output reg  [32*LANES-1:0]   wb_data_o,
+  output wire [32*LANES-1:0]   wb_data_o,
   output reg                   wb2_we_o,
   output reg  [WARP_BITS-1:0]  wb2_warp_o,
   output reg  [4:0]            wb2_rd_o,
   output reg  [LANES-1:0]      wb2_mask_o,
   output reg  [32*LANES-1:0]   wb2_data_o
 );
+
+  reg [32*LANES-1:0] raw_q;
+  reg [LANES-1:0]    sign_q;
+  reg                xb_q, xh_q;
+
+  genvar l;
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : gen_ext
+      wire s = sign_q[l];
+      assign wb_data_o[32*l +: 8]       = raw_q[32*l +: 8];
+      assign wb_data_o[32*l + 8 +: 8]   = xb_q ? {8{s}} : raw_q[32*l + 8 +: 8];
+      assign wb_data_o[32*l + 16 +: 16] = (xb_q || xh_q) ? {16{s}} : raw_q[32*l + 16 +: 16];
+    end
+  endgenerate
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -45,7 +67,10 @@ module simty_writeback #(
     wb_warp_o  <= warp_i;
     wb_rd_o    <= rd_i;
     wb_mask_o  <= mask_i;
-    wb_data_o  <= data_i;
+    raw_q      <= data_i;
+    sign_q     <= sign_i;
+    xb_q       <= xb_i;
+    xh_q       <= xh_i;
     wb2_warp_o <= wb_warp_o;
     wb2_rd_o   <= wb_rd_o;
     wb2_mask_o <= wb_mask_o;
