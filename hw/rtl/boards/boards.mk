@@ -79,7 +79,7 @@ ulx3s_DEVICE := --85k --package CABGA381
 # ULX3S_MHZ, the default, is a clock the flow has met timing at
 # (docs/boards.md) and the PLL makes exactly: the simulated board runs at
 # it too (soc.mk's SIM_BOARD_CLK_HZ).
-ULX3S_MHZ := 45
+ULX3S_MHZ := 50
 ulx3s_MHZ = $(if $(BOARD_MHZ),$(BOARD_MHZ),$(ULX3S_MHZ))
 ulx3s_PARAMS = --pll-in 25
 # nextpnr options of the board's own: HeAP's timing weight at 50 (its
