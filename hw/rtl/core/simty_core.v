@@ -221,8 +221,11 @@ module simty_core #(
   wire [WARPS-1:0]   ib_flush;
   wire               issue;
   wire [WARP_BITS-1:0] issue_warp;
-  wire [WARPS*5-1:0] ib_rs1, ib_rs2, ib_rd;
-  wire [WARPS-1:0]   ib_use1, ib_use2, ib_wr;
+  wire [WARPS-1:0]     issue_at;       // the issuing warp, one-hot
+  wire [WARPS*5-1:0] ib_rs1, ib_rs2;
+  wire [WARPS-1:0]   ib_use1, ib_use2;
+  wire [4:0]         iss_rs1, iss_rs2, iss_rd;     // the issuing warp's entry
+  wire               iss_use1, iss_use2, iss_wr;
   // The issued entry, straight from the ibuf in RR2 (read in RR1)
   wire [PCW-1:0]        rr2_pc;
   wire [31:0]           rr2_word;
@@ -266,18 +269,21 @@ module simty_core #(
     .pnext_i      (pred_pc),
     .x_i          (ibw_rsp),
     .flush_i      (ib_flush),
-    .issue_i      (issue),
-    .issue_warp_i (issue_warp),
+    .issue_at_i   (issue_at),
     .rd_warp_i    (rr1_warp),
     .valid_o      (ib_valid),
     .full_next_o  (ib_full_next),
     .rs1_o        (ib_rs1),
     .rs2_o        (ib_rs2),
-    .rd_o         (ib_rd),
     .use1_o       (ib_use1),
     .use2_o       (ib_use2),
-    .wr_o         (ib_wr),
     .aux_o        (ib_aux),
+    .iss_rs1_o    (iss_rs1),
+    .iss_rs2_o    (iss_rs2),
+    .iss_rd_o     (iss_rd),
+    .iss_use1_o   (iss_use1),
+    .iss_use2_o   (iss_use2),
+    .iss_wr_o     (iss_wr),
     .rd_pc_o      (rr2_pc),
     .rd_word_o    (rr2_word),
     .rd_oor_o     (rr2_oor),
@@ -305,7 +311,6 @@ module simty_core #(
   wire                 disp_bubble;  // no issue: MB free for a dispatch
   wire [WARPS-1:0]     sched_ready;  // simty_ctrl
   wire                 sched_hold;
-  wire [WARPS-1:0]     issue_at;
 
   simty_sched #(.WARPS(WARPS), .WARP_BITS(WARP_BITS)) u_sched (
     .clk_i        (clk_i),
@@ -368,12 +373,12 @@ module simty_core #(
     .rst_i           (rst_i),
     .issue_i         (issue),
     .issue_warp_i    (issue_warp),
-    .issue_rs1_i     (ib_rs1[issue_warp*5 +: 5]),
-    .issue_rs2_i     (ib_rs2[issue_warp*5 +: 5]),
-    .issue_rd_i      (ib_rd[issue_warp*5 +: 5]),
-    .issue_use1_i    (ib_use1[issue_warp]),
-    .issue_use2_i    (ib_use2[issue_warp]),
-    .issue_wr_i      (ib_wr[issue_warp]),
+    .issue_rs1_i     (iss_rs1),
+    .issue_rs2_i     (iss_rs2),
+    .issue_rd_i      (iss_rd),
+    .issue_use1_i    (iss_use1),
+    .issue_use2_i    (iss_use2),
+    .issue_wr_i      (iss_wr),
     .rr1_valid_o     (rr1_valid),
     .rr1_warp_o      (rr1_warp),
     .rr1_rd_o        (rr1_rd),

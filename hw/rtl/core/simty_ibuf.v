@@ -47,8 +47,7 @@ module simty_ibuf #(
   input  wire [PCW-1:0]        pnext_i,    // predicted next pc
   input  wire [XW-1:0]         x_i,
   input  wire [WARPS-1:0]      flush_i,    // redirect / dispatch: drop all
-  input  wire                  issue_i,
-  input  wire [WARP_BITS-1:0]  issue_warp_i,
+  input  wire [WARPS-1:0]      issue_at_i,  // the issuing warp, one-hot
   input  wire [WARP_BITS-1:0]  rd_warp_i,   // the warp issued last cycle
   // Per-warp view for the scheduler (the head entry) and fetch steering
   output wire [WARPS-1:0]      valid_o,
@@ -57,11 +56,16 @@ module simty_ibuf #(
   output wire [WARPS-1:0]      full_next_o,
   output wire [WARPS*5-1:0]    rs1_o,
   output wire [WARPS*5-1:0]    rs2_o,
-  output wire [WARPS*5-1:0]    rd_o,
   output wire [WARPS-1:0]      use1_o,
   output wire [WARPS-1:0]      use2_o,
-  output wire [WARPS-1:0]      wr_o,
   output wire [WARPS*AUX-1:0]  aux_o,
+  // The issuing warp's head entry, selected by its one-hot
+  output wire [4:0]            iss_rs1_o,
+  output wire [4:0]            iss_rs2_o,
+  output wire [4:0]            iss_rd_o,
+  output wire                  iss_use1_o,
+  output wire                  iss_use2_o,
+  output wire                  iss_wr_o,
   // The issued entry, two cycles after issue (read in RR1, data in RR2)
   output wire [PCW-1:0]           rd_pc_o,
   output wire [31:0]           rd_word_o,
@@ -88,7 +92,7 @@ module simty_ibuf #(
   generate
     for (w = 0; w < WARPS; w = w + 1) begin : gen_warp
       wire fill  = we_i && wwarp_i == w && !flush_i[w];
-      wire iss   = issue_i && issue_warp_i == w;
+      wire iss   = issue_at_i[w];
       // after this cycle's issue, before its fill
       wire v0n   = iss ? v1_q[w] : v0_q[w];
       wire to0   = fill && !v0n;
@@ -116,12 +120,25 @@ module simty_ibuf #(
         end
         if (fill) eo_q[DEPTH*w + ((DEPTH > 1 && wp_q[w]) ? 1 : 0)] <= {oor_i, epoch_i};
       end
-      assign {aux_o[w*AUX +: AUX], wr_o[w], use2_o[w], use1_o[w],
-              rd_o[w*5 +: 5], rs2_o[w*5 +: 5], rs1_o[w*5 +: 5]} = f0_q[w];
+      assign {aux_o[w*AUX +: AUX], use2_o[w], use1_o[w],
+              rs2_o[w*5 +: 5], rs1_o[w*5 +: 5]} =
+        {f0_q[w][F-1:18], f0_q[w][16:15], f0_q[w][9:0]};
     end
   endgenerate
 
   assign valid_o = v0_q;
+
+  // The issue's one-hot selects its entry and shifts its FIFO directly,
+  // with no warp number to decode: the pick reaches these flops through
+  // an AND-OR rather than an encoder, a compare and a multiplexer.
+  reg [17:0] iss_f;
+  integer s;
+  always @* begin
+    iss_f = 18'd0;
+    for (s = 0; s < WARPS; s = s + 1)
+      iss_f = iss_f | (f0_q[s][17:0] & {18{issue_at_i[s]}});
+  end
+  assign {iss_wr_o, iss_use2_o, iss_use1_o, iss_rd_o, iss_rs2_o, iss_rs1_o} = iss_f;
 `ifndef SYNTHESIS
   wire [WARPS-1:0] full = (DEPTH > 1) ? v1_q : v0_q;   // no free slot
   // Simulation only: fetch steering never fills a full buffer (not even
@@ -146,7 +163,7 @@ module simty_ibuf #(
   reg                  rd_slot_q;
   reg [E-1:0]          rd_eo_q;
   always @(posedge clk_i) begin
-    rd_slot_q <= DEPTH > 1 && rp_q[issue_warp_i];
+    rd_slot_q <= DEPTH > 1 && (rp_q & issue_at_i) != {WARPS{1'b0}};
     rd_eo_q   <= eo_q[DEPTH*rd_warp_i + (rd_slot_q ? 1 : 0)];
   end
   assign {rd_oor_o, rd_epoch_o} = rd_eo_q;

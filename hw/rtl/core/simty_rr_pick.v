@@ -29,12 +29,17 @@ module simty_rr_pick #(
     end
   endfunction
 
-  localparam [N:0]   ONE_W = {{N{1'b0}}, 1'b1};
-  localparam [N-1:0] ONE   = ONE_W[N-1:0];
-  wire [N-1:0] upto  = ~({N{1'b1}} << last_i) | (ONE << last_i);   // 0..last_i
+  localparam [2*N:0]   ONE_W = {{2*N{1'b0}}, 1'b1};
+  localparam [2*N-1:0] ONE   = ONE_W[2*N-1:0];
+  localparam [N:0]     ONE_N = {{N{1'b0}}, 1'b1};
+  wire [N-1:0] upto  = ~({N{1'b1}} << last_i) | (ONE_N[N-1:0] << last_i);   // 0..last_i
   wire [N-1:0] above = req_i & ~upto;
-  wire [N-1:0] pool  = (above != {N{1'b0}}) ? above : req_i;
-  wire [N-1:0] first = pool & (~pool + ONE);   // lowest set bit
+  // The requests above last_i, then all of them, in one word: its lowest
+  // set bit is the first above last_i if there is one, else the lowest
+  // request. One carry chain, with no test of "any above" before it.
+  wire [2*N-1:0] both  = {req_i, above};
+  wire [2*N-1:0] low   = both & (~both + ONE);   // lowest set bit
+  wire [N-1:0]   first = low[N-1:0] | low[2*N-1:N];
 
   assign valid_o = req_i != {N{1'b0}};
   assign grant_o = first;
