@@ -116,6 +116,13 @@ module simty_ctrl_cpu #(
   reg [4:0]  shamt_q, shamt_d;
   reg [2:0]  trap_cause_q, trap_cause_d;
   reg [31:0] ld_q;              // a load's word, as read (S_LOAD)
+  // What the request is, registered from the next state so that the
+  // SoC's selects start at flops: in S_MEM (a load or store, not a
+  // fetch), and the store's byte strobes there (0: a read). ir_q and
+  // f3 hold while S_MEM is entered or kept, and addr_q is loaded with
+  // addr_d, so both equal their decode of state_q and addr_q.
+  reg        mem_q;
+  reg [3:0]  wstrb_q;
   reg [1:0]  ld_off_q;          // its byte offset
 
   // ---- Register file: one synchronous read port, one write port ----
@@ -252,13 +259,14 @@ module simty_ctrl_cpu #(
   // ---- Load and store lanes (S_MEM from addr_q, S_LOAD from ld_q) ----
   wire misaligned_access = (f3[1:0] == 2'b01 & sum[0]) |
                            (f3[1:0] == 2'b10 & sum[1:0] != 2'b00);
-  wire [1:0] mem_lo = addr_q[1:0];
-  reg [3:0] store_strb;
+  // A store's byte strobes for the address being loaded into addr_q:
+  // bus_wstrb_o is a register (wstrb_q, below).
+  reg [3:0] store_strb_d;
   always @* begin
     case (f3[1:0])
-      2'b00: store_strb = 4'b0001 << mem_lo;
-      2'b01: store_strb = mem_lo[1] ? 4'b1100 : 4'b0011;
-      default: store_strb = 4'b1111;
+      2'b00: store_strb_d = 4'b0001 << addr_d[1:0];
+      2'b01: store_strb_d = addr_d[1] ? 4'b1100 : 4'b0011;
+      default: store_strb_d = 4'b1111;
     endcase
   end
   wire [31:0] store_data = f3[1:0] == 2'b00 ? {4{opb_q[7:0]}} :
@@ -379,6 +387,13 @@ module simty_ctrl_cpu #(
       addr_q <= addr_d;
       trap_cause_q <= trap_cause_d;
     end
+    if (rst_i) begin
+      mem_q <= 1'b0;
+      wstrb_q <= 4'd0;
+    end else begin
+      mem_q <= state_d == S_MEM;
+      wstrb_q <= (state_d == S_MEM && is_store) ? store_strb_d : 4'd0;
+    end
     // pc_q changes only in S_EXEC, which a fetch cycle always precedes;
     // ir_q is loaded at the end of the fetch, and a branch spends S_RS1
     // between the two, so tgt_q holds its target in S_EXEC.
@@ -403,11 +418,11 @@ module simty_ctrl_cpu #(
   assign bus_valid_o = (state_q == S_FETCH) | (state_q == S_MEM) |
                        (state_q == S_LOAD) | exec_issue;
   assign bus_addr_o = {exec_issue ? pc4_q : addr_q[31:2], 2'b00};
-  assign bus_fetch_o = (state_q != S_MEM);
+  assign bus_fetch_o = ~mem_q;
   assign bus_dnext_o = state_q == S_EXEC;
   assign bus_daddr_o = sum[31:0];
   assign bus_maddr_o = {addr_q[31:2], 2'b00};
-  assign bus_wstrb_o = (is_store & (state_q == S_MEM)) ? store_strb : 4'b0000;
+  assign bus_wstrb_o = wstrb_q;
   assign bus_wdata_o = store_data;   // opb_q holds rs2 in S_EXEC and S_MEM
   assign trap_o = state_q == S_TRAP;
   assign trap_cause_o = trap_cause_q;
