@@ -116,6 +116,7 @@ module simty_ctrl_cpu #(
   reg [4:0]  shamt_q, shamt_d;
   reg [2:0]  trap_cause_q, trap_cause_d;
   reg [31:0] ld_q;              // a load's word, as read (S_LOAD)
+  reg [1:0]  ld_off_q;          // its byte offset
   // What the request is, registered from the next state so that the
   // SoC's selects start at flops: in S_MEM (a load or store, not a
   // fetch), and the store's byte strobes there (0: a read). ir_q and
@@ -123,7 +124,6 @@ module simty_ctrl_cpu #(
   // addr_d, so both equal their decode of state_q and addr_q.
   reg        mem_q;
   reg [3:0]  wstrb_q;
-  reg [1:0]  ld_off_q;          // its byte offset
 
   // ---- Register file: one synchronous read port, one write port ----
   // Every read that is used happens at least a cycle after the last
