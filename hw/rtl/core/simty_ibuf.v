@@ -76,7 +76,11 @@ module simty_ibuf #(
 );
 
   localparam integer W  = PCW + 32 + PCW + XW; // RAM word: pc, word, pnext, x
-  localparam integer F  = 18 + AUX;           // scheduler fields per entry
+  // An entry's scheduler fields, by bit position: the register numbers and
+  // use bits the issue takes (below F_AUX), then the caller's predecode
+  localparam integer F_RS1 = 0, F_RS2 = 5, F_RD = 10;   // 5 bits each
+  localparam integer F_USE1 = 15, F_USE2 = 16, F_WR = 17, F_AUX = 18;
+  localparam integer F  = F_AUX + AUX;        // scheduler fields per entry
   localparam integer SB = (DEPTH > 1) ? 1 : 0;  // slot bits
   localparam integer E  = 1 + EPOCH_BITS;     // {oor, epoch} per entry
 
@@ -120,9 +124,11 @@ module simty_ibuf #(
         end
         if (fill) eo_q[DEPTH*w + ((DEPTH > 1 && wp_q[w]) ? 1 : 0)] <= {oor_i, epoch_i};
       end
-      assign {aux_o[w*AUX +: AUX], use2_o[w], use1_o[w],
-              rs2_o[w*5 +: 5], rs1_o[w*5 +: 5]} =
-        {f0_q[w][F-1:18], f0_q[w][16:15], f0_q[w][9:0]};
+      assign aux_o[w*AUX +: AUX] = f0_q[w][F_AUX +: AUX];
+      assign use2_o[w]           = f0_q[w][F_USE2];
+      assign use1_o[w]           = f0_q[w][F_USE1];
+      assign rs2_o[w*5 +: 5]     = f0_q[w][F_RS2 +: 5];
+      assign rs1_o[w*5 +: 5]     = f0_q[w][F_RS1 +: 5];
     end
   endgenerate
 
@@ -131,14 +137,19 @@ module simty_ibuf #(
   // The issue's one-hot selects its entry and shifts its FIFO directly,
   // with no warp number to decode: the pick reaches these flops through
   // an AND-OR rather than an encoder, a compare and a multiplexer.
-  reg [17:0] iss_f;
+  reg [F_AUX-1:0] iss_f;
   integer s;
   always @* begin
-    iss_f = 18'd0;
+    iss_f = {F_AUX{1'b0}};
     for (s = 0; s < WARPS; s = s + 1)
-      iss_f = iss_f | (f0_q[s][17:0] & {18{issue_at_i[s]}});
+      iss_f = iss_f | (f0_q[s][F_AUX-1:0] & {F_AUX{issue_at_i[s]}});
   end
-  assign {iss_wr_o, iss_use2_o, iss_use1_o, iss_rd_o, iss_rs2_o, iss_rs1_o} = iss_f;
+  assign iss_rs1_o  = iss_f[F_RS1 +: 5];
+  assign iss_rs2_o  = iss_f[F_RS2 +: 5];
+  assign iss_rd_o   = iss_f[F_RD +: 5];
+  assign iss_use1_o = iss_f[F_USE1];
+  assign iss_use2_o = iss_f[F_USE2];
+  assign iss_wr_o   = iss_f[F_WR];
 `ifndef SYNTHESIS
   wire [WARPS-1:0] full = (DEPTH > 1) ? v1_q : v0_q;   // no free slot
   // Simulation only: fetch steering never fills a full buffer (not even
