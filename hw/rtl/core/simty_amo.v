@@ -180,11 +180,22 @@ module simty_amo #(
   wire [31:0] h32  = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
                      {{(32-WI){1'b0}}, cur};
   wire [HW-1:0] h  = h32[HW-1:0];
-  wire [N-1:0]  hit;                   // entry e is h and holds the lane's word
-  wire        held = hit != {N{1'b0}} && !touch_q[w];
+  // sc.w's check for the lane PICK selects, registered for its STEP: the
+  // probe holds the atomic's line from LATCH on, and no reservation can
+  // change between the two cycles (no DATA write while busy; a STEP
+  // changes only its own lane's thread's entry, and every lane is a
+  // different thread), so the compare over every thread's entry ends at
+  // a flop instead of in STEP's operation and the line's write enables
+  wire [31:0] hd32 = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
+                     {{(32-WI){1'b0}}, cur_d};
+  wire [HW-1:0] h_d = hd32[HW-1:0];
+  wire [N-1:0]  hit_d;                 // entry e is h_d and holds its word
+  reg         held_q;                  // STEP: the lane's reservation holds
+  always @(posedge clk_i)
+    if (state_q == PICK) held_q <= hit_d != {N{1'b0}} && !touch_q[w_d];
   wire        step = state_q == STEP;
-  wire        sc_ok = op_q == SC && held;
-  wire        wrt  = op_q != LR && (op_q != SC || held);   // the word changes
+  wire        sc_ok = op_q == SC && held_q;
+  wire        wrt  = op_q != LR && (op_q != SC || held_q);   // the word changes
 
   // The shared probe, registers (so the comparators see one source): the
   // line and the words of the last cycle's DATA write (kv_q: a kill is
@@ -214,7 +225,7 @@ module simty_amo #(
       wire            eq   = rl == cl_q;
       wire            kill = kv_q && eq && cw_q[rw & WMASK];
       wire            me   = h == G[HW-1:0];
-      assign hit[g] = me && rv && eq && (rw & WMASK) == (w & WMASK);
+      assign hit_d[g] = h_d == G[HW-1:0] && rv && eq && (rw & WMASK) == (w_d & WMASK);
       always @(posedge clk_i) begin
         if (kill || (disp_i && GW[WARP_BITS-1:0] == disp_warp_i)) rv <= 1'b0;
         if (setr && me) rv <= op_q == LR;
@@ -305,7 +316,7 @@ module simty_amo #(
   assign wdata_o  = data_q;
   assign res_o    = src_q;
   wire unused = &{1'b0, wr_addr_i[31:DSB], wr_addr_i[LS-1:0], line_i[31:DSB],
-                  line_i[LS-1:0], addr_i, dif[31:0], h32};
+                  line_i[LS-1:0], addr_i, dif[31:0], h32, hd32};
 
 endmodule
 

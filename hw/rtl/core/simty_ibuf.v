@@ -84,7 +84,15 @@ module simty_ibuf #(
   localparam integer SB = (DEPTH > 1) ? 1 : 0;  // slot bits
   localparam integer E  = 1 + EPOCH_BITS;     // {oor, epoch} per entry
 
-  wire [F-1:0] fin = {aux_i, wr_i, use2_i, use1_i, rd_i, rs2_i, rs1_i};
+  // The entry as the fill writes it, each field at its position
+  wire [F-1:0] fin;
+  assign fin[F_RS1 +: 5]   = rs1_i;
+  assign fin[F_RS2 +: 5]   = rs2_i;
+  assign fin[F_RD +: 5]    = rd_i;
+  assign fin[F_USE1]       = use1_i;
+  assign fin[F_USE2]       = use2_i;
+  assign fin[F_WR]         = wr_i;
+  assign fin[F_AUX +: AUX] = aux_i;
 
   reg  [WARPS-1:0] v0_q, v1_q;                // slot 0 (head), slot 1 valid
   reg  [F-1:0]     f0_q [0:WARPS-1];
