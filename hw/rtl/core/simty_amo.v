@@ -170,25 +170,30 @@ module simty_amo #(
   // bits). Its line is compared with one shared probe line, cl_q: the line
   // of the last DATA write (a kill is due the cycle after the write:
   // kv_q), or from start_i to the unit's own write the atomic's line (the
-  // sc.w check in STEP). The two never share a cycle: from start_i to
-  // that write nobody else writes DATA (busy_o), so STEP never meets a
-  // kill (checked in simulation). One comparator per entry thus serves
-  // both, and the word takes a WI-bit select (kill) and a WI-bit compare
-  // (sc.w).
+  // sc.w check in PICK, and STEP's reservation write). The two never
+  // share a cycle: from start_i to that write nobody else writes DATA
+  // (busy_o), so PICK and STEP never meet a kill (checked in
+  // simulation). One comparator per entry thus serves both, and the word
+  // takes a WI-bit select (kill) and a WI-bit compare (sc.w).
   localparam integer LW = DSB - LS;    // line bits of a word address
-  // the current lane's hardware thread (LANES is a power of two)
-  wire [31:0] h32  = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
-                     {{(32-WI){1'b0}}, cur};
-  wire [HW-1:0] h  = h32[HW-1:0];
+  // a lane's hardware thread, warp * LANES + lane (LANES is a power of two)
+  function automatic [HW-1:0] hart(input [WARP_BITS-1:0] wp, input [WI-1:0] ln);
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [31:0] t;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+      t = ({{(32-WARP_BITS){1'b0}}, wp} << LB2) | {{(32-WI){1'b0}}, ln};
+      hart = t[HW-1:0];
+    end
+  endfunction
+  wire [HW-1:0] h = hart(warp_o, cur);        // STEP's lane
   // sc.w's check for the lane PICK selects, registered for its STEP: the
   // probe holds the atomic's line from LATCH on, and no reservation can
   // change between the two cycles (no DATA write while busy; a STEP
   // changes only its own lane's thread's entry, and every lane is a
   // different thread), so the compare over every thread's entry ends at
   // a flop instead of in STEP's operation and the line's write enables
-  wire [31:0] hd32 = ({{(32-WARP_BITS){1'b0}}, warp_o} << LB2) |
-                     {{(32-WI){1'b0}}, cur_d};
-  wire [HW-1:0] h_d = hd32[HW-1:0];
+  wire [HW-1:0] h_d = hart(warp_o, cur_d);    // the lane PICK selects
   wire [N-1:0]  hit_d;                 // entry e is h_d and holds its word
   reg         held_q;                  // STEP: the lane's reservation holds
   always @(posedge clk_i)
@@ -239,11 +244,11 @@ module simty_amo #(
   endgenerate
 
 `ifndef SYNTHESIS
-  // the shared probe: in STEP it holds the atomic's line, and no kill is
-  // due
+  // the shared probe: in PICK and STEP it holds the atomic's line, and
+  // no kill is due
   always @(posedge clk_i)
-    if (!rst_i && step && (kv_q || cl_q != line_q[DSB-1:LS])) begin
-      $display("simty_amo: a DATA write's kill met an atomic's STEP");
+    if (!rst_i && (state_q == PICK || step) && (kv_q || cl_q != line_q[DSB-1:LS])) begin
+      $display("simty_amo: a DATA write's kill met an atomic's PICK or STEP");
       $fatal(1, "simty_amo: shared compare");
     end
 `endif
@@ -316,7 +321,7 @@ module simty_amo #(
   assign wdata_o  = data_q;
   assign res_o    = src_q;
   wire unused = &{1'b0, wr_addr_i[31:DSB], wr_addr_i[LS-1:0], line_i[31:DSB],
-                  line_i[LS-1:0], addr_i, dif[31:0], h32, hd32};
+                  line_i[LS-1:0], addr_i, dif[31:0]};
 
 endmodule
 

@@ -38,10 +38,11 @@
 // COPY: one step a cycle; a step reads the source word and writes up to
 // 4 bytes (those in both the source and destination words), rotated into
 // place under byte enables: 4 bytes a cycle when src and dst share their
-// alignment. The read data is registered before its write (no path from
-// one RAM's output to another's input): the read of step k + 2 goes with
-// the write of step k, so the source and destination ranges must not
-// overlap. A region (CODE, DATA, LINKBUF, or none: reads 0, writes
+// alignment. The read word is registered as read, before its write (no
+// path from one RAM's output to another's input), and rotated on its way
+// to the write port, where the data leaves a flip-flop rather than a
+// block RAM's late output: the read of step k + 2 goes with the write of
+// step k, so the source and destination ranges must not overlap. A region (CODE, DATA, LINKBUF, or none: reads 0, writes
 // dropped) is fixed by each start address at COPY_GO; the address then
 // wraps inside that region. DATA
 // is used only in cycles the Simty core leaves it (data_free_i, from the
@@ -546,8 +547,9 @@ module simty_link_engine #(
   reg [24:0] c_left_q;
   reg        c_nz_q;          // c_left_q != 0, kept as a flop of its own
   reg [1:0]  c_sreg_q, c_dreg_q;
-  // Pipeline: issue (read) -> R (the read data arrives, rotated into a
-  // register) -> W (written from that register). W has one spare entry
+  // Pipeline: issue (read) -> R (the read word arrives and is registered
+  // with its rotation) -> W (rotated and written from that register). W
+  // has one spare entry
   // (S) for a write that waits for DATA; a step is issued only if its
   // data will find room.
   reg        pend_q;          // R: a read issued last cycle
@@ -560,6 +562,7 @@ module simty_link_engine #(
   reg [31:2] w_addr_q, s_addr_q;
   reg [31:0] w_data_q, s_data_q;
   reg [3:0]  w_be_q, s_be_q;
+  reg [1:0]  w_rot_q, s_rot_q;
 
   // From flops through one LUT: the SoC's grant and memory selects use it.
   assign copy_busy = c_nz_q | pend_q | wv_q;
@@ -580,20 +583,19 @@ module simty_link_engine #(
   wire src_free = (c_sreg_q != G_DATA) | data_free_i;
   wire dst_free = (c_dreg_q != G_DATA) | data_free_i;
 
-  // R: the data of the read issued last cycle, rotated left by rot
-  // bytes; a lost read is issued again this cycle (retry), in place of
-  // a new step.
-  wire [31:0] src_word = (c_sreg_q == G_LB) ? lb_rdata :
-                         (c_sreg_q == G_NONE) ? 32'd0 : m_rdata_i;
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire [63:0] src_2 = {src_word, src_word} << {pend_rot_q, 3'd0};
-  /* verilator lint_on UNUSEDSIGNAL */
-  wire [31:0] pend_data = src_2[63:32];
+  // R: the word of the read issued last cycle; a lost read is issued
+  // again this cycle (retry), in place of a new step.
+  wire [31:0] pend_data = (c_sreg_q == G_LB) ? lb_rdata :
+                          (c_sreg_q == G_NONE) ? 32'd0 : m_rdata_i;
   wire        r_ok = pend_q & ~lost_q;
   wire        retry = pend_q & lost_q;
 
-  // W: the write, from registers only.
+  // W: the write, from registers only: the word rotated left by rot bytes.
   wire w_do = wv_q & dst_free;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [63:0] w_data_2 = {w_data_q, w_data_q} << {w_rot_q, 3'd0};
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [31:0] w_wdata = w_data_2[63:32];
   // Entries in W/S after this cycle, before the step issued now lands.
   wire [1:0] n_after = {1'b0, wv_q} + {1'b0, sv_q} - {1'b0, w_do} + {1'b0, r_ok};
   wire issue = c_nz_q & ~retry & src_free & (n_after <= 2'd1);
@@ -605,14 +607,14 @@ module simty_link_engine #(
   assign cp_lb_wr = w_do & (c_dreg_q == G_LB);
   assign cp_lb_waddr = {w_addr_q[14:2], 2'b00};
   assign cp_lb_we = w_be_q;
-  assign cp_lb_wdata = w_data_q;
+  assign cp_lb_wdata = w_wdata;
   assign m_re_o = rd_go & ((c_sreg_q == G_CODE) | (c_sreg_q == G_DATA));
   assign m_rcode_o = c_sreg_q == G_CODE;
   assign m_raddr_o = {rd_addr, 2'b00};
   assign m_we_o = (w_do & ((c_dreg_q == G_CODE) | (c_dreg_q == G_DATA))) ? w_be_q : 4'd0;
   assign m_wcode_o = c_dreg_q == G_CODE;
   assign m_waddr_o = {w_addr_q, 2'b00};
-  assign m_wdata_o = w_data_q;
+  assign m_wdata_o = w_wdata;
 
   always @(posedge clk_i) begin
     if (wr & (ridx == R_COPY_SRC)) c_src_reg_q <= reg_wdata_i;
@@ -630,16 +632,19 @@ module simty_link_engine #(
       if (sv_q) begin
         w_addr_q <= s_addr_q;
         w_be_q <= s_be_q;
+        w_rot_q <= s_rot_q;
         w_data_q <= s_data_q;
       end else begin
         w_addr_q <= pend_waddr_q;
         w_be_q <= pend_be_q;
+        w_rot_q <= pend_rot_q;
         w_data_q <= pend_data;
       end
     end
     if (r_ok & wv_q & (sv_q ? w_do : ~w_do)) begin
       s_addr_q <= pend_waddr_q;
       s_be_q <= pend_be_q;
+      s_rot_q <= pend_rot_q;
       s_data_q <= pend_data;
     end
     if (rst_i) begin
