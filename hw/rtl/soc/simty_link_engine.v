@@ -42,16 +42,17 @@
 // path from one RAM's output to another's input), and rotated on its way
 // to the write port, where the data leaves a flip-flop rather than a
 // block RAM's late output: the read of step k + 2 goes with the write of
-// step k, so the source and destination ranges must not overlap. A region (CODE, DATA, LINKBUF, or none: reads 0, writes
-// dropped) is fixed by each start address at COPY_GO; the address then
-// wraps inside that region. DATA
-// is used only in cycles the Simty core leaves it (data_free_i, from the
-// core's registers). CODE's write port is the copy's alone (the core only
-// reads CODE), so writes to CODE never wait; a read of CODE goes out
-// whatever the core does, the core's fetch wins the read port, and a read
-// it took (code_free_i low that cycle, registered) is issued again the
-// next cycle in place of a new step. No decision of the copy thus waits
-// for the core's fetch pick, which ends late in the cycle.
+// step k, so the source and destination ranges must not overlap. A
+// region (CODE, DATA, LINKBUF, or none: reads 0, writes dropped) is
+// fixed by each start address at COPY_GO; the address then wraps inside
+// that region. DATA is used only in cycles the Simty core leaves it
+// (data_free_i, from the core's registers). CODE's write port is the
+// copy's alone (the core only reads CODE), so writes to CODE never wait;
+// a read of CODE goes out whatever the core does, the core's fetch wins
+// the read port, and a read it took (code_free_i low that cycle,
+// registered) is issued again the next cycle in place of a new step. No
+// decision of the copy thus waits for the core's fetch pick, which ends
+// late in the cycle.
 // Reset: synchronous, active high.
 `default_nettype none
 
@@ -549,9 +550,8 @@ module simty_link_engine #(
   reg [1:0]  c_sreg_q, c_dreg_q;
   // Pipeline: issue (read) -> R (the read word arrives and is registered
   // with its rotation) -> W (rotated and written from that register). W
-  // has one spare entry
-  // (S) for a write that waits for DATA; a step is issued only if its
-  // data will find room.
+  // has one spare entry (S) for a write that waits for DATA; a step is
+  // issued only if its data will find room.
   reg        pend_q;          // R: a read issued last cycle
   reg        lost_q;          // ... of CODE, which the core's fetch took
   reg [31:2] pend_waddr_q;
